@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "StreamRender",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "StreamRender", targets: ["StreamRender"]),
+        .executable(name: "stream-render", targets: ["stream-render"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // pkg-config (icu-uc) flags only; see the comment in its header.
+        .systemLibrary(
+            name: "CICUSystem",
+            path: "Sources/CICUSystem",
+            pkgConfig: "icu-uc",
+            providers: [.apt(["libicu-dev"]), .brew(["icu4c"])]
+        ),
+        .target(
+            name: "CICU",
+            dependencies: ["CICUSystem"],
+            linkerSettings: [.linkedLibrary("icuuc")]
+        ),
+        .target(
+            name: "StreamRender",
+            dependencies: [
+                "CICU",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: [
+                // _invariantCheck() bodies compile only in debug builds (tests).
+                .define("STREAMRENDER_INVARIANT_CHECKS", .when(configuration: .debug)),
+            ]
+        ),
+        .executableTarget(
+            name: "stream-render",
+            dependencies: [
+                "StreamRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "StreamRenderTests",
+            dependencies: ["StreamRender"],
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["StreamRender"],
+            resources: [.copy("Resources")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,90 @@
+#include "CICU.h"
+
+#include <stdlib.h>
+#include <unicode/ubrk.h>
+#include <unicode/uchar.h>
+#include <unicode/uversion.h>
+
+struct cicu_breaker {
+    UBreakIterator *iterator;
+    int32_t kind;
+};
+
+cicu_breaker *cicu_breaker_open(int32_t kind) {
+    UErrorCode status = U_ZERO_ERROR;
+    UBreakIteratorType type = kind == CICU_BREAK_LINE ? UBRK_LINE : UBRK_CHARACTER;
+    UBreakIterator *iterator = ubrk_open(type, "", NULL, 0, &status);
+    if (U_FAILURE(status) || iterator == NULL) {
+        return NULL;
+    }
+    cicu_breaker *breaker = malloc(sizeof *breaker);
+    if (breaker == NULL) {
+        ubrk_close(iterator);
+        return NULL;
+    }
+    breaker->iterator = iterator;
+    breaker->kind = kind;
+    return breaker;
+}
+
+void cicu_breaker_close(cicu_breaker *breaker) {
+    if (breaker == NULL) return;
+    ubrk_close(breaker->iterator);
+    free(breaker);
+}
+
+int32_t cicu_breaker_boundaries(cicu_breaker *breaker,
+                                const uint16_t *text, int32_t length,
+                                int32_t *boundaries, uint8_t *hard,
+                                int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    // The iterator keeps a pointer to text; callers keep it alive for this call only.
+    ubrk_setText(breaker->iterator, (const UChar *)text, length, &status);
+    if (U_FAILURE(status)) return -1;
+    int32_t count = 0;
+    ubrk_first(breaker->iterator);
+    for (int32_t b = ubrk_next(breaker->iterator); b != UBRK_DONE; b = ubrk_next(breaker->iterator)) {
+        if (count >= capacity) return -1;
+        boundaries[count] = b;
+        if (hard != NULL) {
+            int32_t rule = ubrk_getRuleStatus(breaker->iterator);
+            hard[count] = (breaker->kind == CICU_BREAK_LINE && rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) ? 1 : 0;
+        }
+        count++;
+    }
+    // Release the pointer so a stale buffer can never be read by a later call.
+    status = U_ZERO_ERROR;
+    ubrk_setText(breaker->iterator, NULL, 0, &status);
+    return count;
+}
+
+uint32_t cicu_scalar_properties(uint32_t scalar) {
+    UChar32 c = (UChar32)scalar;
+    uint32_t bits = 0;
+    bits |= (uint32_t)u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH) & CICU_PROP_EAW_MASK;
+    bits |= ((uint32_t)u_charType(c) & CICU_PROP_GC_MASK) << CICU_PROP_GC_SHIFT;
+    if (u_hasBinaryProperty(c, UCHAR_EMOJI)) bits |= CICU_PROP_EMOJI;
+    if (u_hasBinaryProperty(c, UCHAR_EMOJI_PRESENTATION)) bits |= CICU_PROP_EMOJI_PRESENTATION;
+    if (u_hasBinaryProperty(c, UCHAR_EMOJI_MODIFIER)) bits |= CICU_PROP_EMOJI_MODIFIER;
+    if (u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC)) bits |= CICU_PROP_EXTENDED_PICTO;
+    if (u_hasBinaryProperty(c, UCHAR_REGIONAL_INDICATOR)) bits |= CICU_PROP_REGIONAL_INDICATOR;
+    if (u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) bits |= CICU_PROP_DEFAULT_IGNORABLE;
+    if (u_hasBinaryProperty(c, UCHAR_PREPENDED_CONCATENATION_MARK)) bits |= CICU_PROP_PREPENDED_CONCAT;
+    bits |= ((uint32_t)u_getIntPropertyValue(c, UCHAR_HANGUL_SYLLABLE_TYPE) & CICU_PROP_HST_MASK) << CICU_PROP_HST_SHIFT;
+    bits |= ((uint32_t)u_getIntPropertyValue(c, UCHAR_LINE_BREAK) & CICU_PROP_LB_MASK) << CICU_PROP_LB_SHIFT;
+    return bits;
+}
+
+void cicu_unicode_version(char *buffer, int32_t capacity) {
+    UVersionInfo info;
+    u_getUnicodeVersion(info);
+    if (capacity >= U_MAX_VERSION_STRING_LENGTH) u_versionToString(info, buffer);
+    else if (capacity > 0) buffer[0] = 0;
+}
+
+void cicu_icu_version(char *buffer, int32_t capacity) {
+    UVersionInfo info;
+    u_getVersion(info);
+    if (capacity >= U_MAX_VERSION_STRING_LENGTH) u_versionToString(info, buffer);
+    else if (capacity > 0) buffer[0] = 0;
+}

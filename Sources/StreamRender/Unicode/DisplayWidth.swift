@@ -1,0 +1,131 @@
+/// Display width, in terminal columns, of scalars and grapheme clusters.
+public enum DisplayWidth {
+    /// The width of one scalar as the Python `wcwidth` package computes it, with one
+    /// difference: C0/C1 controls and DEL are 0 here (`wcwidth` says -1). Controls
+    /// never reach a layout (the document turns them into visible symbols), so a
+    /// non-negative answer keeps every sum safe.
+    ///
+    /// - Complexity: O(1).
+    public static func wcwidth(_ scalar: Unicode.Scalar, ambiguousIsWide: Bool = false) -> Int {
+        wcwidth(scalar.value, ambiguousIsWide: ambiguousIsWide)
+    }
+
+    @inlinable
+    static func wcwidth(_ value: UInt32, ambiguousIsWide: Bool) -> Int {
+        if value >= 0x20 && value < 0x7F { return 1 }
+        if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
+        return wcwidth(value, ScalarProperties.of(value), ambiguousIsWide: ambiguousIsWide)
+    }
+
+    @inlinable
+    static func wcwidth(_ value: UInt32, _ p: ScalarProperties, ambiguousIsWide: Bool) -> Int {
+        switch p.generalCategory {
+        case ScalarProperties.nonSpacingMark, ScalarProperties.enclosingMark, ScalarProperties.spacingMark,
+             ScalarProperties.lineSeparator, ScalarProperties.paragraphSeparator:
+            return 0
+        case ScalarProperties.format:
+            // Soft hyphen and the prepended concatenation marks (U+0600...) print.
+            if value == 0xAD || p.isPrependedConcatenationMark { return 1 }
+            return 0
+        default:
+            break
+        }
+        // Hangul medial vowels and final consonants join the preceding syllable.
+        let hst = p.hangulSyllableType
+        if hst == 2 || hst == 3 { return 0 }
+        // The package counts regional indicators as wide, one by one.
+        if p.isWideOrFullwidth || p.isRegionalIndicator { return 2 }
+        if ambiguousIsWide && p.isAmbiguous { return 2 }
+        return 1
+    }
+
+    /// The width of one grapheme cluster under `policy`.
+    ///
+    /// `cluster` must be one cluster's valid UTF-8 (as ``GraphemeSegmenter`` reports
+    /// it); widths of other text are the sum of its clusters' widths.
+    ///
+    /// - Complexity: O(n) in the cluster's bytes.
+    public static func ofCluster(_ cluster: UnsafeBufferPointer<UInt8>, policy: WidthPolicy) -> Int {
+        let n = cluster.count
+        if n == 0 { return 0 }
+        let first = cluster[0]
+        if n == 1 && first < 0x80 { return asciiWidth(first) }
+        switch policy.mode {
+        case .wcwidth:
+            var total = 0
+            var i = 0
+            while i < n {
+                let (scalar, next) = decodeScalar(cluster, at: i)
+                total += wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+                i = next
+            }
+            return total
+        case .grapheme:
+            return graphemeWidth(cluster, ambiguousIsWide: policy.ambiguousIsWide)
+        }
+    }
+
+    /// The width of a string (the sum of its clusters' widths) under `policy`.
+    ///
+    /// - Complexity: O(n) in the string's UTF-8 bytes.
+    public static func of(_ text: String, policy: WidthPolicy = .grapheme) -> Int {
+        var total = 0
+        var segmenter = GraphemeSegmenter(policy: policy)
+        let sink: (UnsafeBufferPointer<UInt8>, Int) -> Void = { _, width in total += width }
+        var copy = text
+        copy.withUTF8 { segmenter.feed($0, sink) }
+        segmenter.finish(sink)
+        return total
+    }
+
+    @inlinable @inline(__always)
+    static func asciiWidth(_ byte: UInt8) -> Int {
+        byte >= 0x20 && byte < 0x7F ? 1 : 0
+    }
+
+    static func graphemeWidth(_ cluster: UnsafeBufferPointer<UInt8>, ambiguousIsWide: Bool) -> Int {
+        let (base, afterBase) = decodeScalar(cluster, at: 0)
+        if base < 0x20 || (base >= 0x7F && base < 0xA0) { return 0 }
+        let p = ScalarProperties.of(base)
+        var vs16 = false, vs15 = false, keycap = false, modifier = false, zwjPictographic = false
+        var afterZWJ = false
+        var i = afterBase
+        while i < cluster.count {
+            let (scalar, next) = decodeScalar(cluster, at: i)
+            switch scalar {
+            case 0xFE0F: vs16 = true
+            case 0xFE0E: vs15 = true
+            case 0x20E3: keycap = true
+            case 0x200D: afterZWJ = true; i = next; continue
+            default:
+                if scalar >= 0x1F3FB && scalar <= 0x1F3FF { modifier = true }
+                if afterZWJ && ScalarProperties.of(scalar).isExtendedPictographic { zwjPictographic = true }
+            }
+            afterZWJ = false
+            i = next
+        }
+        if p.isEmoji || p.isExtendedPictographic {
+            if vs16 || keycap || modifier { return 2 }
+            if vs15 { return 1 }
+            if p.isEmojiPresentation || p.isRegionalIndicator { return 2 }
+            if zwjPictographic && p.isExtendedPictographic { return 2 }
+        }
+        if p.isWideOrFullwidth { return 2 }
+        if p.isAmbiguous { return ambiguousIsWide ? 2 : 1 }
+        if p.isDefaultIgnorable || p.generalCategory == ScalarProperties.format { return 0 }
+        return 1
+    }
+
+    /// Decodes the scalar starting at `i` in valid UTF-8.
+    @inlinable @inline(__always)
+    static func decodeScalar(_ buf: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let b0 = UInt32(buf[i])
+        if b0 < 0x80 { return (b0, i + 1) }
+        if b0 < 0xE0 { return ((b0 & 0x1F) << 6 | UInt32(buf[i + 1] & 0x3F), i + 2) }
+        if b0 < 0xF0 {
+            return ((b0 & 0x0F) << 12 | UInt32(buf[i + 1] & 0x3F) << 6 | UInt32(buf[i + 2] & 0x3F), i + 3)
+        }
+        return ((b0 & 0x07) << 18 | UInt32(buf[i + 1] & 0x3F) << 12 | UInt32(buf[i + 2] & 0x3F) << 6
+                | UInt32(buf[i + 3] & 0x3F), i + 4)
+    }
+}

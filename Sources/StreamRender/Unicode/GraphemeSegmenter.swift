@@ -1,0 +1,185 @@
+/// Splits UTF-8 arriving in arbitrary chunks into grapheme clusters (UAX #29,
+/// through ICU) and measures each one's display width.
+///
+/// Chunks may be cut anywhere: inside a multi-byte scalar, between an emoji and a
+/// following ZWJ, skin tone or VS16, between CR and LF. Invalid UTF-8 becomes
+/// U+FFFD (see ``UTF8Repair``). Whatever the chunking, the clusters and widths
+/// reported are those of one pass over the whole text.
+///
+/// The last cluster of what has arrived is **provisional**: the next bytes may
+/// extend it (`e` may be followed by U+0301). It is held back in
+/// ``provisionalText`` and reported only when a later boundary is certain, or at
+/// ``finish(_:)``. ``stableByteCount`` is the length of the repaired text reported
+/// so far.
+///
+/// Pure-ASCII runs never reach ICU: an ASCII byte followed by an ASCII byte is a
+/// cluster of its own (CR LF is one cluster), which is exactly ICU's answer. A
+/// cluster longer than ``maximumClusterBytes`` (adversarial input such as
+/// thousands of combining marks) is cut at a scalar boundary and segmentation
+/// resumes from the cut, in every chunking alike, so the held-back tail stays bounded.
+public struct GraphemeSegmenter {
+    /// Clusters longer than this many bytes are cut (at a scalar boundary).
+    public static let maximumClusterBytes = 256
+
+    public let policy: WidthPolicy
+    private var repair = UTF8Repair()
+    private var pending: [UInt8] = []
+    private let breaker: ICUBreaker
+    /// Testing switch: when false every run goes through ICU (the differential tests).
+    var usesASCIIFastPath: Bool
+
+    /// The number of bytes of repaired text reported as stable clusters so far.
+    public private(set) var stableByteCount: Int = 0
+
+    /// The number of U+FFFD replacements made for invalid UTF-8 so far.
+    public var replacementCount: Int { repair.replacements }
+
+    public init(policy: WidthPolicy = .grapheme) {
+        self.init(policy: policy, usesASCIIFastPath: true)
+    }
+
+    init(policy: WidthPolicy, usesASCIIFastPath: Bool) {
+        self.policy = policy
+        self.usesASCIIFastPath = usesASCIIFastPath
+        self.breaker = ICUBreaker(.character)
+    }
+
+    /// The repaired bytes not yet reported: the provisional last cluster (and, at
+    /// most, an incomplete scalar is held inside the UTF-8 repair, not here).
+    public var provisionalText: [UInt8] { pending }
+
+    /// Appends `bytes` and reports every cluster that became stable, in order, as its
+    /// repaired UTF-8 and its width.
+    ///
+    /// - Complexity: O(n + p) where n is the bytes fed and p the provisional tail
+    ///   (at most ``maximumClusterBytes``); amortized O(n).
+    public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        repair.repair(bytes, into: &pending)
+        process(final: false, emit)
+    }
+
+    /// Appends `bytes` and reports every cluster that became stable.
+    ///
+    /// - Complexity: amortized O(n) in the bytes fed.
+    public mutating func feed<C: Collection>(_ bytes: C, _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) where C.Element == UInt8 {
+        repair.repair(bytes, into: &pending)
+        process(final: false, emit)
+    }
+
+    /// Ends the input and reports the remaining clusters.
+    ///
+    /// - Complexity: O(p) in the provisional tail.
+    public mutating func finish(_ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        repair.finish(into: &pending)
+        process(final: true, emit)
+    }
+
+    private mutating func process(final: Bool, _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        if pending.isEmpty { return }
+        let consumed = pending.withUnsafeBufferPointer { buf in
+            Self.segment(buf, final: final, fast: usesASCIIFastPath, policy: policy, breaker: breaker, emit)
+        }
+        stableByteCount += consumed
+        if consumed == pending.count {
+            pending.removeAll(keepingCapacity: true)
+        } else if consumed > 0 {
+            pending.removeSubrange(0..<consumed)
+        }
+    }
+
+    /// Segments valid UTF-8 that starts at a cluster boundary; returns the number
+    /// of bytes reported (everything when `final`, else all but the provisional tail).
+    static func segment(
+        _ buf: UnsafeBufferPointer<UInt8>, final: Bool, fast: Bool, policy: WidthPolicy,
+        breaker: ICUBreaker, _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void
+    ) -> Int {
+        let n = buf.count
+        var i = 0
+        outer: while i < n {
+            if fast {
+                while i < n {
+                    let b = buf[i]
+                    if b >= 0x80 { break }
+                    if i + 1 < n {
+                        let c = buf[i + 1]
+                        if c >= 0x80 { break }  // a mark may follow: ICU decides
+                        if b == 0x0D && c == 0x0A {
+                            emit(UnsafeBufferPointer(rebasing: buf[i..<i + 2]), 0)
+                            i += 2
+                            continue
+                        }
+                        emit(UnsafeBufferPointer(rebasing: buf[i..<i + 1]), DisplayWidth.asciiWidth(b))
+                        i += 1
+                    } else {
+                        if !final { return i }
+                        emit(UnsafeBufferPointer(rebasing: buf[i..<i + 1]), DisplayWidth.asciiWidth(b))
+                        i += 1
+                    }
+                }
+                if i >= n { break }
+            }
+            // An ICU run from the certain boundary i to the first certain boundary
+            // after the non-ASCII text: between two ASCII bytes (not CR LF) there is
+            // always a boundary.
+            var end = n
+            var closed = final
+            if fast {
+                var j = buf[i] < 0x80 ? i + 1 : i
+                while j + 1 < n {
+                    let a = buf[j], c = buf[j + 1]
+                    if a < 0x80 && c < 0x80 && !(a == 0x0D && c == 0x0A) {
+                        end = j + 1
+                        closed = true
+                        break
+                    }
+                    j += 1
+                }
+            }
+            breaker.run(UnsafeBufferPointer(rebasing: buf[i..<end]))
+            var start = i
+            for offset in breaker.boundaries {
+                let boundary = i + offset
+                if boundary - start > maximumClusterBytes {
+                    let cut = scalarBoundary(atOrBefore: start + maximumClusterBytes, in: buf)
+                    let piece = UnsafeBufferPointer(rebasing: buf[start..<cut])
+                    emit(piece, DisplayWidth.ofCluster(piece, policy: policy))
+                    i = cut
+                    continue outer
+                }
+                if boundary == end && !closed { return start }
+                let cluster = UnsafeBufferPointer(rebasing: buf[start..<boundary])
+                emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy))
+                start = boundary
+            }
+            i = end
+        }
+        return i
+    }
+
+    private static func scalarBoundary(atOrBefore position: Int, in buf: UnsafeBufferPointer<UInt8>) -> Int {
+        var p = position
+        while p > 0 && buf[p] & 0xC0 == 0x80 { p -= 1 }
+        return p
+    }
+}
+
+extension GraphemeSegmenter {
+    /// The clusters of `text` with their widths, in one pass.
+    ///
+    /// - Complexity: O(n) in the UTF-8 bytes of `text`.
+    public static func clusters(of text: String, policy: WidthPolicy = .grapheme) -> [(cluster: String, width: Int)] {
+        clusters(ofUTF8: Array(text.utf8), policy: policy)
+    }
+
+    /// The clusters of UTF-8 `bytes` (repaired if invalid) with their widths, in one pass.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    public static func clusters(ofUTF8 bytes: [UInt8], policy: WidthPolicy = .grapheme) -> [(cluster: String, width: Int)] {
+        var result: [(cluster: String, width: Int)] = []
+        var segmenter = GraphemeSegmenter(policy: policy)
+        let sink: (UnsafeBufferPointer<UInt8>, Int) -> Void = { result.append((String(decoding: $0, as: UTF8.self), $1)) }
+        segmenter.feed(bytes, sink)
+        segmenter.finish(sink)
+        return result
+    }
+}

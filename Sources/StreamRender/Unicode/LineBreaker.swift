@@ -1,0 +1,210 @@
+/// A place where a line may (soft) or must (hard) end.
+public struct LineBreakOpportunity: Sendable, Hashable, CustomStringConvertible {
+    /// UTF-8 offset of the break: the line ends before the byte at this offset.
+    public var offset: Int
+    /// A mandatory break (after LF, CR, CR LF, VT, FF, NEL, LS, PS).
+    public var isHard: Bool
+
+    public init(offset: Int, isHard: Bool) {
+        self.offset = offset
+        self.isHard = isHard
+    }
+
+    public var description: String { "\(offset)\(isHard ? "!" : "÷")" }
+}
+
+/// Finds line-break opportunities (UAX #14, ICU's default line rules).
+///
+/// Text that is pure ASCII is handled without ICU by the same rules restricted to
+/// the classes ASCII has; it gives exactly ICU's answer (differentially tested).
+/// Anything else goes through one reused ICU line iterator.
+///
+/// Not thread-safe: one breaker per owner.
+public final class LineBreaker {
+    private let breaker = ICUBreaker(.line)
+    /// Testing switch: when false ICU answers for ASCII too.
+    var usesASCIIFastPath = true
+
+    public init() {}
+
+    /// Calls `body` with each opportunity of `text` (valid UTF-8), in order: every
+    /// offset after 0 where a line may end, including `text.count` (the end of text
+    /// always allows a break). `isHard` marks mandatory breaks.
+    ///
+    /// - Complexity: O(n) in the bytes of `text`.
+    public func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ isHard: Bool) -> Void) {
+        if text.isEmpty { return }
+        if usesASCIIFastPath && ASCIILineBreak.isASCII(text) {
+            ASCIILineBreak.forEachOpportunity(in: text, body)
+            return
+        }
+        breaker.run(text)
+        for k in breaker.boundaries.indices {
+            body(breaker.boundaries[k], breaker.hard[k])
+        }
+    }
+
+    /// The opportunities of `text`, in order.
+    ///
+    /// - Complexity: O(n) in the UTF-8 bytes of `text`.
+    public func opportunities(in text: String) -> [LineBreakOpportunity] {
+        var result: [LineBreakOpportunity] = []
+        var copy = text
+        copy.withUTF8 { buf in
+            forEachOpportunity(in: buf) { result.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
+        }
+        return result
+    }
+}
+
+/// UAX #14 restricted to the line-break classes of ASCII characters.
+enum ASCIILineBreak {
+    enum Class: UInt8 {
+        case al, nu, sp, ex, qu, pr, po, op, cp, cl, `is`, hy, sy, ba, bk, cr, lf, cm
+    }
+
+    /// LineBreak.txt for U+0000...U+007F.
+    static let table: [Class] = {
+        var t = [Class](repeating: .al, count: 128)
+        for c in 0..<0x20 { t[c] = .cm }
+        t[0x09] = .ba; t[0x0A] = .lf; t[0x0B] = .bk; t[0x0C] = .bk; t[0x0D] = .cr
+        t[0x20] = .sp; t[0x21] = .ex; t[0x22] = .qu; t[0x24] = .pr; t[0x25] = .po
+        t[0x27] = .qu; t[0x28] = .op; t[0x29] = .cp; t[0x2B] = .pr; t[0x2C] = .is
+        t[0x2D] = .hy; t[0x2E] = .is; t[0x2F] = .sy
+        for c in 0x30...0x39 { t[c] = .nu }
+        t[0x3A] = .is; t[0x3B] = .is; t[0x3F] = .ex; t[0x5B] = .op; t[0x5C] = .pr
+        t[0x5D] = .cp; t[0x7B] = .op; t[0x7C] = .ba; t[0x7D] = .cl; t[0x7F] = .cm
+        return t
+    }()
+
+    static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Eight bytes at a time: most text handed here is ASCII.
+        var i = 0
+        let n = text.count
+        if let base = text.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= n {
+                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                i += 8
+            }
+        }
+        while i < n {
+            if text[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Number context for LB25, which ICU implements as UAX #14's regular
+    /// expression (example 7) rather than as pairs.
+    struct NumberState {
+        /// The text so far ends inside `NU (NU | SY | IS)*`.
+        var inNumber = false
+        /// The text so far ends in `NU (NU | SY | IS)* (CL | CP)`.
+        var afterNumberClose = false
+
+        mutating func advance(to b: Class) {
+            let wasInNumber = inNumber
+            switch b {
+            case .nu: inNumber = true; afterNumberClose = false
+            case .sy, .is: afterNumberClose = false  // inNumber unchanged
+            case .cl, .cp: afterNumberClose = wasInNumber; inNumber = false
+            default: inNumber = false; afterNumberClose = false
+            }
+        }
+    }
+
+    static func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (Int, Bool) -> Void) {
+        let n = text.count
+        var prev = table[Int(text[0])]
+        if prev == .cm { prev = .al }  // LB10
+        var lastNonSpace = prev
+        var number = NumberState()
+        number.advance(to: prev)
+        var lineStart = 0
+        // Whether the character that `prev` classifies starts a line or follows a space.
+        var prevStartsWord = true
+        for k in 1..<n {
+            let a = prev
+            var b = table[Int(text[k])]
+            if a == .bk || a == .lf || (a == .cr && b != .lf) {
+                body(k, true)  // LB4, LB5
+                lineStart = k
+                if b == .cm { b = .al }
+            } else if a == .cr {
+                // CR × LF
+            } else if b == .bk || b == .cr || b == .lf || b == .sp {
+                // LB6, LB7
+            } else if b == .cm && a != .sp {
+                // LB9: X CM* takes X's class; no break inside.
+                continue
+            } else {
+                if b == .cm { b = .al }  // LB10
+                if breaks(a, b, lastNonSpace: lastNonSpace, number: number, hyphenStartsWord: prevStartsWord,
+                          numberFollows: { numberStarts(after: k, in: text, allowingInfix: $0) }) {
+                    body(k, false)
+                }
+            }
+            prevStartsWord = k == lineStart || (prev == .sp && lastNonSpace != .op)
+            prev = b
+            number.advance(to: b)
+            if b != .sp { lastNonSpace = b }
+        }
+        let last = table[Int(text[n - 1])]
+        body(n, last == .bk || last == .cr || last == .lf)
+    }
+
+    /// Whether a number (`NU`, or `IS? NU` as ICU's LB25 reads it when
+    /// `allowingInfix`) starts after the character at `k` and the combining marks
+    /// it absorbs (LB9).
+    static func numberStarts(after k: Int, in text: UnsafeBufferPointer<UInt8>, allowingInfix: Bool) -> Bool {
+        var j = k + 1
+        var sawInfix = false
+        while j < text.count {
+            let c = table[Int(text[j])]
+            j += 1
+            if c == .cm { continue }
+            if c == .nu { return true }
+            if c == .is && allowingInfix && !sawInfix { sawInfix = true; continue }
+            return false
+        }
+        return false
+    }
+
+    @inline(__always)
+    static func breaks(_ a: Class, _ b: Class, lastNonSpace: Class, number: NumberState, hyphenStartsWord: Bool,
+                       numberFollows: (_ allowingInfix: Bool) -> Bool) -> Bool {
+        if lastNonSpace == .op && b != .sp { return false }  // LB14 OP SP* ×
+        // ICU 72 already breaks before a number that starts with a decimal point
+        // after a space (" .35"), as Unicode 15.1's LB15c later does.
+        if a == .sp && b == .is && numberFollows(false) { return true }
+        switch b {
+        case .cl, .cp, .ex, .is, .sy: return false  // LB13
+        default: break
+        }
+        if lastNonSpace == .qu && b == .op { return false }  // LB15 QU SP* × OP
+        if a == .sp { return true }  // LB18
+        if a == .qu || b == .qu { return false }  // LB19
+        if b == .ba || b == .hy { return false }  // LB21
+        // ICU-8151: ICU keeps a hyphen that starts a line or follows a space with
+        // the letter after it (a minus sign, not a word-joining hyphen).
+        if hyphenStartsWord && a == .hy && b == .al { return false }
+        switch (a, b) {
+        case (.al, .nu), (.nu, .al): return false  // LB23
+        case (.pr, .al), (.po, .al), (.al, .pr), (.al, .po): return false  // LB24
+        case (.pr, .nu), (.po, .nu), (.op, .nu), (.hy, .nu): return false  // LB25
+        case (.is, .nu): return false  // LB25 as ICU tailors it (ICU-12017)
+        case (.pr, .op), (.pr, .hy), (.po, .op), (.po, .hy):
+            if numberFollows(true) { return false }  // LB25 (PR | PO) × (OP | HY) IS? NU
+        default: break
+        }
+        if number.inNumber && (b == .nu || b == .sy || b == .is || b == .cl || b == .cp) { return false }
+        if (number.inNumber || number.afterNumberClose) && (b == .po || b == .pr) { return false }
+        switch (a, b) {
+        case (.al, .al): return false  // LB28
+        case (.is, .al): return false  // LB29
+        case (.al, .op), (.nu, .op), (.cp, .al), (.cp, .nu): return false  // LB30
+        default: return true  // LB31
+        }
+    }
+}

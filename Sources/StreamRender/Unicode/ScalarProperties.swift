@@ -1,0 +1,67 @@
+import CICU
+
+/// The Unicode properties of one scalar that segmentation and width need, read
+/// from ICU in one call and packed into 32 bits.
+///
+/// ICU's property lookups are trie reads, but each is a call across the C shim;
+/// one packed call per scalar keeps the non-ASCII path to a single crossing.
+@usableFromInline
+struct ScalarProperties: Sendable, Hashable {
+    @usableFromInline let bits: UInt32
+
+    @inlinable init(bits: UInt32) { self.bits = bits }
+
+    /// - Complexity: O(1).
+    @inlinable static func of(_ scalar: UInt32) -> ScalarProperties {
+        ScalarProperties(bits: cicu_scalar_properties(scalar))
+    }
+
+    /// East Asian Width, as ICU numbers it: 0 N, 1 A, 2 H, 3 F, 4 Na, 5 W.
+    @inlinable var eastAsianWidth: UInt32 { bits & 0x7 }
+    @inlinable var isWideOrFullwidth: Bool { eastAsianWidth == 5 || eastAsianWidth == 3 }
+    @inlinable var isAmbiguous: Bool { eastAsianWidth == 1 }
+
+    /// ICU's UCharCategory.
+    @inlinable var generalCategory: UInt32 { (bits >> 3) & 0x1F }
+
+    @inlinable var isEmoji: Bool { bits & (1 << 8) != 0 }
+    @inlinable var isEmojiPresentation: Bool { bits & (1 << 9) != 0 }
+    @inlinable var isEmojiModifier: Bool { bits & (1 << 10) != 0 }
+    @inlinable var isExtendedPictographic: Bool { bits & (1 << 11) != 0 }
+    @inlinable var isRegionalIndicator: Bool { bits & (1 << 12) != 0 }
+    @inlinable var isDefaultIgnorable: Bool { bits & (1 << 13) != 0 }
+    @inlinable var isPrependedConcatenationMark: Bool { bits & (1 << 14) != 0 }
+    /// Hangul_Syllable_Type: 0 NA, 1 L, 2 V, 3 T, 4 LV, 5 LVT.
+    @inlinable var hangulSyllableType: UInt32 { (bits >> 16) & 0x7 }
+    /// ICU's ULineBreak value.
+    @inlinable var lineBreakClass: UInt32 { (bits >> 20) & 0x3F }
+
+    // ICU UCharCategory values used by the width rules.
+    @usableFromInline static let nonSpacingMark: UInt32 = 6     // Mn
+    @usableFromInline static let enclosingMark: UInt32 = 7      // Me
+    @usableFromInline static let spacingMark: UInt32 = 8        // Mc
+    @usableFromInline static let lineSeparator: UInt32 = 13     // Zl
+    @usableFromInline static let paragraphSeparator: UInt32 = 14 // Zp
+    @usableFromInline static let control: UInt32 = 15           // Cc
+    @usableFromInline static let format: UInt32 = 16            // Cf
+    @usableFromInline static let unassigned: UInt32 = 0         // Cn
+
+    @inlinable var isMark: Bool {
+        let gc = generalCategory
+        return gc == Self.nonSpacingMark || gc == Self.enclosingMark || gc == Self.spacingMark
+    }
+}
+
+/// Versions of the ICU library StreamRender runs on.
+public enum ICUInfo {
+    /// The Unicode version implemented by the linked ICU, e.g. "15.0".
+    public static var unicodeVersion: String { read(cicu_unicode_version) }
+    /// The linked ICU's version, e.g. "72.1".
+    public static var icuVersion: String { read(cicu_icu_version) }
+
+    private static func read(_ body: (UnsafeMutablePointer<CChar>, Int32) -> Void) -> String {
+        var buffer = [CChar](repeating: 0, count: 32)
+        buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, Int32($0.count)) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,84 @@
+import Testing
+@testable import StreamRender
+
+/// The ASCII fast paths must give exactly ICU's answer.
+@Suite struct FastPathDifferentialTests {
+    /// Characters weighted towards the ones that drive UAX #14 numeric and
+    /// punctuation rules, so rare rule interactions come up often.
+    static let asciiAlphabet: [UInt8] = Array("aZ09 $%+-.,:;/()[]{}!?'\"|\\\t#&*<=>@^_`~\n\r".utf8) + [0x0B, 0x0C, 0x01, 0x7F]
+    static let mixedPieces: [String] = [
+        "a", "b", " ", "1", ".", "-", "(", ")", "\r", "\n", "\r\n", "\t", "\u{301}", "e\u{301}", "日", "本",
+        "👍", "🏽", "\u{200D}", "\u{FE0F}", "\u{FE0E}", "❤", "🇫", "🇷", "👨‍👩‍👧", "#️⃣", "ก", "\u{0E33}",
+        "\u{0600}", "\u{1100}", "\u{1161}", "\u{11A8}", "한", "\u{00AD}", "\u{2028}", "«", "»", "—", "€", "½",
+    ]
+
+    static func randomASCII(_ rng: inout SeededGenerator) -> [UInt8] {
+        let length = Int.random(in: 1...24, using: &rng)
+        return (0..<length).map { _ in asciiAlphabet.randomElement(using: &rng)! }
+    }
+
+    static func randomMixed(_ rng: inout SeededGenerator) -> [UInt8] {
+        let count = Int.random(in: 1...16, using: &rng)
+        var s = ""
+        for _ in 0..<count {
+            if Bool.random(using: &rng) {
+                s += String(decoding: [asciiAlphabet.randomElement(using: &rng)!], as: UTF8.self)
+            } else {
+                s += mixedPieces.randomElement(using: &rng)!
+            }
+        }
+        return Array(s.utf8)
+    }
+
+    @Test func asciiLineBreaksMatchICU() {
+        let seed = TestSeed.base(0x5EED_0001)
+        var rng = SeededGenerator(seed: seed)
+        let fast = LineBreaker()
+        let icu = LineBreaker()
+        icu.usesASCIIFastPath = false
+        for iteration in 0..<50_000 {
+            let text = Self.randomASCII(&rng)
+            var a: [LineBreakOpportunity] = []
+            var b: [LineBreakOpportunity] = []
+            text.withUnsafeBufferPointer { buf in
+                fast.forEachOpportunity(in: buf) { a.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
+                icu.forEachOpportunity(in: buf) { b.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
+            }
+            if a != b {
+                Issue.record("seed \(seed) iteration \(iteration): \(text.debugString) fast \(a) ICU \(b)")
+                return
+            }
+        }
+    }
+
+    @Test func graphemeFastPathMatchesICU() {
+        let seed = TestSeed.base(0x5EED_0002)
+        var rng = SeededGenerator(seed: seed)
+        for iteration in 0..<20_000 {
+            let text = Bool.random(using: &rng) ? Self.randomASCII(&rng) : Self.randomMixed(&rng)
+            for policy in [WidthPolicy.grapheme, .wcwidth] {
+                let fast = segment(text, policy: policy, fastPath: true)
+                let icu = segment(text, policy: policy, fastPath: false)
+                if fast.map(\.0) != icu.map(\.0) || fast.map(\.1) != icu.map(\.1) {
+                    Issue.record("seed \(seed) iteration \(iteration) \(policy): \(text.debugString) fast \(fast) ICU \(icu)")
+                    return
+                }
+            }
+        }
+    }
+
+    func segment(_ bytes: [UInt8], policy: WidthPolicy, fastPath: Bool) -> [([UInt8], Int)] {
+        var segmenter = GraphemeSegmenter(policy: policy, usesASCIIFastPath: fastPath)
+        var out: [([UInt8], Int)] = []
+        let sink: (UnsafeBufferPointer<UInt8>, Int) -> Void = { out.append((Array($0), $1)) }
+        segmenter.feed(bytes, sink)
+        segmenter.finish(sink)
+        return out
+    }
+}
+
+extension Array where Element == UInt8 {
+    var debugString: String {
+        String(decoding: self, as: UTF8.self).unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined()
+    }
+}
