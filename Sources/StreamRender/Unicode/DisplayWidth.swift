@@ -112,6 +112,8 @@ public enum DisplayWidth {
         }
         if p.isWideOrFullwidth { return 2 }
         if p.isAmbiguous { return ambiguousIsWide ? 2 : 1 }
+        // A prepended concatenation mark (U+0600...) prints over what follows it.
+        if p.isPrependedConcatenationMark { return 1 }
         if p.isDefaultIgnorable || p.generalCategory == ScalarProperties.format { return 0 }
         return 1
     }

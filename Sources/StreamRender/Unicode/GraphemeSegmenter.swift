@@ -38,7 +38,10 @@ public struct GraphemeSegmenter {
         self.init(policy: policy, usesASCIIFastPath: true)
     }
 
-    init(policy: WidthPolicy, usesASCIIFastPath: Bool) {
+    /// A segmenter that can be told to send ASCII through ICU too, so tests and
+    /// benchmarks can compare the fast path with ICU alone.
+    @_spi(Benchmarks)
+    public init(policy: WidthPolicy, usesASCIIFastPath: Bool) {
         self.policy = policy
         self.usesASCIIFastPath = usesASCIIFastPath
         self.breaker = ICUBreaker(.character)
@@ -55,7 +58,36 @@ public struct GraphemeSegmenter {
     ///   (at most ``maximumClusterBytes``); amortized O(n).
     public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
         repair.repair(bytes, into: &pending)
+        process(final: false) { Self.split($0, $1, $2, emit) }
+    }
+
+    /// Appends `bytes` and reports what became stable as **segments**: either one
+    /// cluster (`isASCIIRun` false, `width` its width) or a run of ASCII bytes that
+    /// are each a cluster of their own (`isASCIIRun` true, `width` their total; each
+    /// byte's width is 1, or 0 for a control). Runs let callers handle ASCII text
+    /// in bulk.
+    ///
+    /// - Complexity: amortized O(n) in the bytes fed.
+    public mutating func feedSegments(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (_ bytes: UnsafeBufferPointer<UInt8>, _ width: Int, _ isASCIIRun: Bool) -> Void) {
+        repair.repair(bytes, into: &pending)
         process(final: false, emit)
+    }
+
+    /// Ends the input and reports the remaining segments (see ``feedSegments(_:_:)``).
+    ///
+    /// - Complexity: O(p) in the provisional tail.
+    public mutating func finishSegments(_ emit: (_ bytes: UnsafeBufferPointer<UInt8>, _ width: Int, _ isASCIIRun: Bool) -> Void) {
+        repair.finish(into: &pending)
+        process(final: true, emit)
+    }
+
+    @inline(__always)
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, _ width: Int, _ isASCIIRun: Bool,
+                      _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        if !isASCIIRun { return emit(bytes, width) }
+        for k in bytes.indices {
+            emit(UnsafeBufferPointer(rebasing: bytes[k..<k + 1]), DisplayWidth.asciiWidth(bytes[k]))
+        }
     }
 
     /// Appends `bytes` and reports every cluster that became stable.
@@ -63,7 +95,7 @@ public struct GraphemeSegmenter {
     /// - Complexity: amortized O(n) in the bytes fed.
     public mutating func feed<C: Collection>(_ bytes: C, _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) where C.Element == UInt8 {
         repair.repair(bytes, into: &pending)
-        process(final: false, emit)
+        process(final: false) { Self.split($0, $1, $2, emit) }
     }
 
     /// Ends the input and reports the remaining clusters.
@@ -71,10 +103,10 @@ public struct GraphemeSegmenter {
     /// - Complexity: O(p) in the provisional tail.
     public mutating func finish(_ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
         repair.finish(into: &pending)
-        process(final: true, emit)
+        process(final: true) { Self.split($0, $1, $2, emit) }
     }
 
-    private mutating func process(final: Bool, _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+    private mutating func process(final: Bool, _ emit: (UnsafeBufferPointer<UInt8>, Int, Bool) -> Void) {
         if pending.isEmpty { return }
         let consumed = pending.withUnsafeBufferPointer { buf in
             Self.segment(buf, final: final, fast: usesASCIIFastPath, policy: policy, breaker: breaker, emit)
@@ -91,12 +123,16 @@ public struct GraphemeSegmenter {
     /// of bytes reported (everything when `final`, else all but the provisional tail).
     static func segment(
         _ buf: UnsafeBufferPointer<UInt8>, final: Bool, fast: Bool, policy: WidthPolicy,
-        breaker: ICUBreaker, _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void
+        breaker: ICUBreaker, _ emit: (UnsafeBufferPointer<UInt8>, Int, Bool) -> Void
     ) -> Int {
         let n = buf.count
         var i = 0
         outer: while i < n {
             if fast {
+                // The run of ASCII bytes each of which is certainly a cluster: the
+                // byte after it is ASCII too (no mark can follow) and they are not CR LF.
+                var runStart = i
+                var runWidth = 0
                 while i < n {
                     let b = buf[i]
                     if b >= 0x80 { break }
@@ -104,19 +140,22 @@ public struct GraphemeSegmenter {
                         let c = buf[i + 1]
                         if c >= 0x80 { break }  // a mark may follow: ICU decides
                         if b == 0x0D && c == 0x0A {
-                            emit(UnsafeBufferPointer(rebasing: buf[i..<i + 2]), 0)
+                            if i > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<i]), runWidth, true) }
+                            emit(UnsafeBufferPointer(rebasing: buf[i..<i + 2]), 0, false)
                             i += 2
+                            runStart = i
+                            runWidth = 0
                             continue
                         }
-                        emit(UnsafeBufferPointer(rebasing: buf[i..<i + 1]), DisplayWidth.asciiWidth(b))
-                        i += 1
-                    } else {
-                        if !final { return i }
-                        emit(UnsafeBufferPointer(rebasing: buf[i..<i + 1]), DisplayWidth.asciiWidth(b))
-                        i += 1
+                    } else if !final {
+                        break
                     }
+                    runWidth &+= DisplayWidth.asciiWidth(b)
+                    i += 1
                 }
+                if i > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<i]), runWidth, true) }
                 if i >= n { break }
+                if buf[i] < 0x80 && i + 1 == n && !final { return i }
             }
             // An ICU run from the certain boundary i to the first certain boundary
             // after the non-ASCII text: between two ASCII bytes (not CR LF) there is
@@ -142,13 +181,13 @@ public struct GraphemeSegmenter {
                 if boundary - start > maximumClusterBytes {
                     let cut = scalarBoundary(atOrBefore: start + maximumClusterBytes, in: buf)
                     let piece = UnsafeBufferPointer(rebasing: buf[start..<cut])
-                    emit(piece, DisplayWidth.ofCluster(piece, policy: policy))
+                    emit(piece, DisplayWidth.ofCluster(piece, policy: policy), false)
                     i = cut
                     continue outer
                 }
                 if boundary == end && !closed { return start }
                 let cluster = UnsafeBufferPointer(rebasing: buf[start..<boundary])
-                emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy))
+                emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy), false)
                 start = boundary
             }
             i = end

@@ -22,8 +22,9 @@ public struct LineBreakOpportunity: Sendable, Hashable, CustomStringConvertible 
 /// Not thread-safe: one breaker per owner.
 public final class LineBreaker {
     private let breaker = ICUBreaker(.line)
-    /// Testing switch: when false ICU answers for ASCII too.
-    var usesASCIIFastPath = true
+    /// When false, ICU answers for ASCII too (tests and benchmarks compare the two).
+    @_spi(Benchmarks)
+    public var usesASCIIFastPath = true
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The ASCII fast paths must give exactly ICU's answer.
 @Suite struct FastPathDifferentialTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// UAX #29 and UAX #14 conformance on the Unicode 15.0 test files that match ICU 72.
 @Suite struct UnicodeConformanceTests {

@@ -1,0 +1,56 @@
+import Testing
+@_spi(Benchmarks) @testable import StreamRender
+
+@Suite struct UTF8RepairTests {
+    func repaired(_ bytes: [UInt8], chunk: Int? = nil) -> [UInt8] {
+        var repair = UTF8Repair()
+        var out: [UInt8] = []
+        if let chunk {
+            var i = 0
+            while i < bytes.count {
+                repair.repair(bytes[i..<min(bytes.count, i + chunk)], into: &out)
+                i += chunk
+            }
+        } else {
+            repair.repair(bytes, into: &out)
+        }
+        repair.finish(into: &out)
+        return out
+    }
+
+    @Test func maximalSubpartsBecomeOneReplacementEach() {
+        // The example of Unicode 15 section 3.9 (table 3-8) and the WHATWG decoder.
+        let input: [UInt8] = [0x61, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62, 0x80, 0x63, 0x80, 0xBF, 0x64]
+        let expected = Array("a\u{FFFD}\u{FFFD}\u{FFFD}b\u{FFFD}c\u{FFFD}\u{FFFD}d".utf8)
+        #expect(repaired(input) == expected)
+        #expect(repaired(input, chunk: 1) == expected)
+    }
+
+    @Test func surrogatesOverlongsAndOutOfRangeAreReplaced() {
+        #expect(repaired([0xED, 0xA0, 0x80]) == Array("\u{FFFD}\u{FFFD}\u{FFFD}".utf8))
+        #expect(repaired([0xC0, 0xAF]) == Array("\u{FFFD}\u{FFFD}".utf8))
+        #expect(repaired([0xF4, 0x90, 0x80, 0x80]) == Array("\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}".utf8))
+        #expect(repaired([0xF0, 0x9F, 0x98]) == Array("\u{FFFD}".utf8))  // truncated at the end
+    }
+
+    /// Swift's own decoder also follows the maximal-subpart practice: agree with it
+    /// on random bytes in random chunkings.
+    @Test func agreesWithSwiftsDecoderOnRandomBytesInAnyChunking() {
+        let seed = TestSeed.base(0x5EED_0003)
+        var rng = SeededGenerator(seed: seed)
+        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0xA0, 0x9F, 0x90, 0x8F]
+        for iteration in 0..<5_000 {
+            let length = Int.random(in: 0...20, using: &rng)
+            let bytes = (0..<length).map { _ in Bool.random(using: &rng) ? interesting.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng) }
+            let expected = Array(String(decoding: bytes, as: UTF8.self).utf8)
+            var repair = UTF8Repair()
+            var out: [UInt8] = []
+            for chunk in randomChunks(bytes, using: &rng, maxChunk: 4) { repair.repair(chunk, into: &out) }
+            repair.finish(into: &out)
+            if out != expected {
+                Issue.record("seed \(seed) iteration \(iteration): \(bytes) gave \(out), expected \(expected)")
+                return
+            }
+        }
+    }
+}

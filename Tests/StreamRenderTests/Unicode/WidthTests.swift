@@ -1,0 +1,111 @@
+import Testing
+@_spi(Benchmarks) @testable import StreamRender
+
+@Suite struct WidthTests {
+    func singleCluster(_ text: String, _ policy: WidthPolicy) -> Int? {
+        let clusters = GraphemeSegmenter.clusters(of: text, policy: policy)
+        return clusters.count == 1 ? clusters[0].width : nil
+    }
+
+    @Test func everyFullyQualifiedEmojiIsTwoColumnsUnderGrapheme() {
+        var checked = 0
+        for line in Fixtures.text("unicode/emoji-test.txt").split(separator: "\n") {
+            let parts = line.split(separator: ";", maxSplits: 1)
+            guard parts.count == 2, parts[1].trimmingPrefix(" ").hasPrefix("fully-qualified") else { continue }
+            var scalars = String.UnicodeScalarView()
+            for hex in parts[0].split(separator: " ") {
+                scalars.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!)
+            }
+            let text = String(scalars)
+            #expect(singleCluster(text, .grapheme) == 2, "\(parts[0]) \(line.split(separator: "#").last ?? "")")
+            checked += 1
+        }
+        #expect(checked == 3655)  // emoji-test.txt 15.0: fully-qualified count
+    }
+
+    /// W and F code points that are combining marks (Mn, Mc): `wcwidth` (and the Python
+    /// package) give them 0, because they join the preceding character.
+    static let wideCombiningMarks: Set<UInt32> = [0x302A, 0x302B, 0x302C, 0x302D, 0x302E, 0x302F, 0x3099, 0x309A, 0x16FE4, 0x16FF0, 0x16FF1]
+
+    @Test func eastAsianWideAndFullwidthAreTwoColumns() {
+        var checked = 0
+        for line in Fixtures.text("unicode/EastAsianWidth.txt").split(separator: "\n") {
+            let body = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let fields = body.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 2, fields[1] == "W" || fields[1] == "F" else { continue }
+            let bounds = fields[0].split(separator: ".", omittingEmptySubsequences: true).map { UInt32($0, radix: 16)! }
+            for value in bounds[0]...(bounds.last!) {
+                let scalar = Unicode.Scalar(value)!
+                #expect(singleCluster(String(scalar), .grapheme) == 2, "U+\(String(value, radix: 16)) grapheme")
+                let expected = Self.wideCombiningMarks.contains(value) ? 0 : 2
+                #expect(DisplayWidth.wcwidth(scalar) == expected, "U+\(String(value, radix: 16)) wcwidth")
+                checked += 1
+            }
+        }
+        #expect(checked > 180_000)
+    }
+
+    /// Where the Python wcwidth package (0.7.0, Unicode 17.0 tables) disagrees with
+    /// Unicode 15.0 as ICU 72 implements it: (first, last, ours, python's, why).
+    static let pythonWcwidthDifferences: [(UInt32, UInt32, Int, Int, String)] = [
+        (0x2630, 0x2637, 1, 2, "trigrams: East Asian Width N in 15.0, W since 16.0"),
+        (0x268A, 0x268F, 1, 2, "monograms and digrams: N in 15.0, W since 16.0"),
+        (0x3164, 0x3164, 2, 0, "HANGUL FILLER: Default_Ignorable since 16.0"),
+        (0x4DC0, 0x4DFF, 1, 2, "hexagrams: N in 15.0, W since 16.0"),
+        (0xFFA0, 0xFFA0, 1, 0, "HALFWIDTH HANGUL FILLER: Default_Ignorable since 16.0"),
+    ]
+
+    @Test func wcwidthAgreesWithThePythonPackageExceptForUnicodeVersionChanges() {
+        var compared = 0
+        var differences: [UInt32: (Int, Int)] = [:]
+        for line in Fixtures.text("wcwidth/python-wcwidth.txt").split(separator: "\n") where !line.hasPrefix("#") {
+            let f = line.split(separator: " ")
+            let first = UInt32(f[0], radix: 16)!, last = UInt32(f[1], radix: 16)!, python = Int(f[2])!
+            for value in first...last {
+                let ours = DisplayWidth.wcwidth(Unicode.Scalar(value)!)
+                // Python says -1 for C0/C1 controls; ours is 0 by design (documented).
+                let comparable = python < 0 ? 0 : python
+                if ours != comparable { differences[value] = (ours, python) }
+                compared += 1
+            }
+        }
+        #expect(compared > 60_000)
+        var expected: [UInt32: (Int, Int)] = [:]
+        for (first, last, ours, python, _) in Self.pythonWcwidthDifferences {
+            for value in first...last { expected[value] = (ours, python) }
+        }
+        let unexpected = differences.filter { entry in expected[entry.key].map { $0 != entry.value } ?? true }
+        let missing = expected.keys.filter { differences[$0] == nil }
+        #expect(unexpected.isEmpty, "new differences: \(unexpected.keys.sorted().prefix(20).map { String($0, radix: 16) })")
+        #expect(missing.isEmpty, "recorded differences that no longer differ: \(missing.sorted().map { String($0, radix: 16) })")
+    }
+
+    @Test(arguments: [
+        ("a", 1, 1), ("日", 2, 2), ("e\u{301}", 1, 1), ("❤️", 2, 1), ("❤", 1, 1), ("❤︎", 1, 1),
+        ("👍", 2, 2), ("👍🏽", 2, 4), ("👨‍👩‍👧", 2, 6), ("🇫🇷", 2, 4), ("#️⃣", 2, 1), ("⌚︎", 1, 2),
+        ("한", 2, 2), ("\u{1100}\u{1161}\u{11A8}", 2, 2), ("☝🏻", 2, 3), ("🏴󠁧󠁢󠁳󠁣󠁴󠁿", 2, 2), ("\u{200D}", 0, 0),
+        ("\u{0600}1", 1, 2), ("ก", 1, 1), ("\r\n", 0, 0), ("\t", 0, 0), ("\u{1B}", 0, 0), ("\u{85}", 0, 0),
+    ])
+    func namedClusterWidths(text: String, grapheme: Int, wcwidth: Int) {
+        #expect(singleCluster(text, .grapheme) == grapheme, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        #expect(singleCluster(text, .wcwidth) == wcwidth, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
+    @Test func ambiguousWidthIsASetting() {
+        let wide = WidthPolicy(mode: .grapheme, ambiguousIsWide: true)
+        #expect(DisplayWidth.of("α±", policy: .grapheme) == 2)
+        #expect(DisplayWidth.of("α±", policy: wide) == 4)
+        #expect(DisplayWidth.of("α±", policy: WidthPolicy(mode: .wcwidth, ambiguousIsWide: true)) == 4)
+        #expect(DisplayWidth.of("abc", policy: wide) == 3)
+    }
+
+    @Test func widthsNeverCrashOnControlsOrUnassigned() {
+        var text = ""
+        for value in Array(0..<0x100) + [0x378, 0xE0000, 0x10FFFF, 0xFFFF, 0xE01EF] {
+            text.unicodeScalars.append(Unicode.Scalar(UInt32(value))!)
+        }
+        for policy in [WidthPolicy.grapheme, .wcwidth] {
+            #expect(DisplayWidth.of(text, policy: policy) >= 0)
+        }
+    }
+}
