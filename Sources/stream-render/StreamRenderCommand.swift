@@ -1,15 +1,137 @@
 import ArgumentParser
 import StreamRender
 
-@main
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ResponseDecoder.Format: ExpressibleByArgument {}
+
+/// Exit statuses: a public contract that scripts depend on.
+enum ExitStatus: Int32 {
+    case complete = 0
+    /// The stream reported an error or ended without its terminal event.
+    case streamFailed = 1
+    case usage = 2
+    case unreadableInput = 3
+}
+
 struct StreamRenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream-render",
-        abstract: "Render streaming text (LLM answers over server-sent events, or any growing text) in a terminal.",
+        abstract: "Render a streaming LLM answer (server-sent events or text) as it arrives.",
+        discussion: """
+        Reads FILE, or standard input when FILE is absent or '-', and prints the answer's \
+        text as it arrives. With no FILE and a terminal on standard input, shows a built-in demo.
+
+          curl -N https://api.anthropic.com/v1/messages ... | stream-render
+          stream-render answer.sse
+
+        Exit status: 0 the stream completed; 1 the stream reported an error or ended \
+        without its terminal event (message_stop, [DONE]); 2 usage error; 3 the input \
+        could not be read.
+        """,
         version: StreamRenderVersion.string
     )
 
-    func run() throws {
-        print("stream-render \(StreamRenderVersion.string)")
+    @Argument(help: "An SSE stream or text file; '-' or absent for standard input.")
+    var file: String?
+
+    @Option(help: "Input format: auto (detect from the first bytes), anthropic, openai or text.")
+    var format: ResponseDecoder.Format = .auto
+
+    @Flag(help: "Show thinking on standard output (by default it goes to standard error).")
+    var showThinking = false
+
+    @Flag(help: "Print statistics to standard error at the end: events, deltas, bytes, elapsed time, stop reason, usage.")
+    var stats = false
+
+    @Option(help: "The largest server-sent event accepted, in bytes; larger ones are dropped with an error.")
+    var maxEventBytes: Int = 16 << 20
+
+    @Flag(help: "Show the built-in demo (also the default with no FILE when standard input is a terminal).")
+    var demo = false
+
+    @Option(help: .hidden)
+    var demoDelayMs: Int = 12
+
+    func validate() throws {
+        if maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
+        if demoDelayMs < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
     }
+
+    func run() throws {
+        // A closed pipe (`| head`) must end the program quietly, not kill it.
+        signal(SIGPIPE, SIG_IGN)
+        let output = OutputStreams()
+        var session = PlainSession(format: format, maxEventBytes: maxEventBytes, showThinking: showThinking, output: output)
+
+        if demo || (file == nil && isatty(STDIN_FILENO) != 0) {
+            for chunk in Demo.sseChunks() {
+                chunk.withUnsafeBufferPointer { session.feed($0) }
+                if demoDelayMs > 0 { usleep(UInt32(demoDelayMs) * 1000) }
+            }
+        } else {
+            let fd: Int32
+            let name = file ?? "-"
+            if name == "-" {
+                fd = STDIN_FILENO
+            } else {
+                fd = open(name, O_RDONLY)
+                if fd < 0 {
+                    output.error("cannot open \(name): \(String(cString: strerror(errno)))")
+                    throw ExitCode(ExitStatus.unreadableInput.rawValue)
+                }
+            }
+            defer { if fd != STDIN_FILENO { close(fd) } }
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    session.finishAfterReadError()
+                    output.error("cannot read \(name == "-" ? "standard input" : name) at byte \(session.bytesIn): \(String(cString: strerror(errno)))")
+                    throw ExitCode(ExitStatus.unreadableInput.rawValue)
+                }
+                if count == 0 { break }
+                buffer.withUnsafeBufferPointer { session.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            }
+        }
+        let status = session.finish()
+        if stats { session.printStats() }
+        if status != .complete { throw ExitCode(status.rawValue) }
+    }
+}
+
+/// The entry point: ArgumentParser's own exit codes are mapped onto the documented
+/// ones (its usage errors exit 64; ours exit 2).
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try StreamRenderCommand.parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation_exit(exit.rawValue)
+        } catch {
+            let code = StreamRenderCommand.exitCode(for: error)
+            let message = StreamRenderCommand.fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation_exit(0)
+            }
+            if code == .validationFailure {
+                FileDescriptorWriter.write(STDERR_FILENO, message + "\n")
+                Foundation_exit(ExitStatus.usage.rawValue)
+            }
+            FileDescriptorWriter.write(STDERR_FILENO, "stream-render: error: \(message)\n")
+            Foundation_exit(code.rawValue == 0 ? 1 : code.rawValue)
+        }
+    }
+}
+
+func Foundation_exit(_ code: Int32) -> Never {
+    exit(code)
 }

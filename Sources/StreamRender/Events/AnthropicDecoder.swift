@@ -1,0 +1,112 @@
+/// Decodes the Anthropic Messages streaming protocol.
+///
+/// Events: `message_start`, `content_block_start` (text, thinking,
+/// redacted_thinking, tool_use, server_tool_use and unknown block types),
+/// `content_block_delta` (`text_delta`, `thinking_delta`, `signature_delta`,
+/// `input_json_delta`, `citations_delta`, unknown delta types),
+/// `content_block_stop` (with the assembled block), `message_delta`,
+/// `message_stop`, `ping`, `error`, and unknown event types as ``StreamEvent/unknown(type:)``.
+public struct AnthropicDecoder: StreamEventDecoder, Sendable {
+    private var json = JSONReader()
+    private var blocks = BlockAssembler()
+    private var scratch: [UInt8] = []
+    public private(set) var isComplete = false
+
+    public init() {}
+
+    public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
+        let root: JSONValue
+        do {
+            root = try json.parse(event.data)
+        } catch {
+            diagnose(.malformed(event, "malformed JSON: \(error)"))
+            return
+        }
+        guard root.kind == .object else {
+            diagnose(.malformed(event, "expected a JSON object"))
+            return
+        }
+        // The JSON "type" is authoritative; the SSE event name is the fallback.
+        let type = root["type"]?.string ?? event.type
+        switch type {
+        case "content_block_delta":
+            guard let index = root["index"]?.int, let delta = root["delta"], delta.kind == .object else {
+                diagnose(.malformed(event, "content_block_delta without index or delta"))
+                return
+            }
+            let deltaType = delta["type"]?.string ?? ""
+            let (kind, field): (DeltaKind, JSONValue?) = switch deltaType {
+            case "text_delta": (.text, delta["text"])
+            case "thinking_delta": (.thinking, delta["thinking"])
+            case "signature_delta": (.signature, delta["signature"])
+            case "input_json_delta": (.toolInput, delta["partial_json"])
+            case "citations_delta": (.citations, delta["citation"])
+            default: (.unknown(type: deltaType), nil)
+            }
+            let text: String
+            if case .citations = kind {
+                text = field?.sourceText ?? "null"
+            } else if case .unknown = kind {
+                text = ""
+            } else {
+                guard let value = field?.string else {
+                    diagnose(.malformed(event, "\(deltaType) without its text"))
+                    return
+                }
+                text = value
+            }
+            blocks.add(index, kind, text)
+            emit(.delta(index: index, kind: kind, text: text))
+        case "message_start":
+            let message = root["message"]
+            emit(.messageStart(id: message?["id"]?.string, model: message?["model"]?.string,
+                               usage: Self.usage(message?["usage"])))
+        case "content_block_start":
+            guard let index = root["index"]?.int, let block = root["content_block"], block.kind == .object else {
+                diagnose(.malformed(event, "content_block_start without index or content_block"))
+                return
+            }
+            let blockType = block["type"]?.string ?? ""
+            let kind: ContentBlockKind = switch blockType {
+            case "text": .text
+            case "thinking": .thinking
+            case "redacted_thinking": .redactedThinking
+            case "tool_use": .toolUse(id: block["id"]?.string ?? "", name: block["name"]?.string ?? "")
+            case "server_tool_use": .serverToolUse(id: block["id"]?.string ?? "", name: block["name"]?.string ?? "")
+            default: .unknown(type: blockType)
+            }
+            blocks.start(index, kind)
+            emit(.blockStart(index: index, kind: kind))
+            // A start may carry initial text (always "" in practice).
+            if case .text = kind, let text = block["text"]?.string, !text.isEmpty {
+                blocks.add(index, .text, text)
+                emit(.delta(index: index, kind: .text, text: text))
+            }
+        case "content_block_stop":
+            guard let index = root["index"]?.int else {
+                diagnose(.malformed(event, "content_block_stop without index"))
+                return
+            }
+            emit(.blockStop(blocks.stop(index) ?? ContentBlock(index: index, kind: .text)))
+        case "message_delta":
+            let delta = root["delta"]
+            emit(.messageDelta(stopReason: delta?["stop_reason"]?.string, stopSequence: delta?["stop_sequence"]?.string,
+                               usage: Self.usage(root["usage"])))
+        case "message_stop":
+            for block in blocks.stopAll() { emit(.blockStop(block)) }
+            isComplete = true
+            emit(.messageStop)
+        case "ping":
+            emit(.ping)
+        case "error":
+            let error = root["error"]
+            emit(.error(type: error?["type"]?.string ?? "error", message: error?["message"]?.string ?? event.dataString))
+        default:
+            emit(.unknown(type: type))
+        }
+    }
+
+    static func usage(_ value: JSONValue?) -> Usage {
+        Usage(inputTokens: value?["input_tokens"]?.int, outputTokens: value?["output_tokens"]?.int)
+    }
+}

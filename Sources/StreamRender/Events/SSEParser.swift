@@ -1,0 +1,272 @@
+/// An incremental parser of `text/event-stream`, following the WHATWG HTML
+/// "event stream interpretation" rules exactly:
+///
+/// - the stream is UTF-8; one leading BOM is stripped; invalid bytes become U+FFFD;
+/// - lines end in CR LF, LF or CR (a CR ending one chunk and an LF starting the next
+///   are one line end);
+/// - a line starting with `:` is a comment; `field: value` loses one space after the
+///   colon; a line with no colon is a field with an empty value;
+/// - `data` lines are joined with LF; `event` sets the type; `id` sets the last event
+///   ID unless it contains NUL; `retry` sets the reconnection time if it is ASCII
+///   digits only; other fields are ignored;
+/// - a blank line dispatches; an event whose data buffer is empty is not dispatched;
+/// - at the end of the stream an unterminated event is discarded, as the spec says,
+///   and reported as a ``StreamDiagnostic/Kind/truncatedEvent``.
+///
+/// Bytes may arrive in any chunking; the events are the same. A line or an event's
+/// data longer than ``maximumEventBytes`` is dropped with a diagnostic and memory
+/// stays bounded.
+public struct SSEParser: Sendable {
+    public enum Output: Sendable, Equatable {
+        case event(SSEEvent)
+        case diagnostic(StreamDiagnostic)
+    }
+
+    /// The largest event (data buffer or single line) kept, in bytes.
+    public let maximumEventBytes: Int
+
+    /// The reconnection time the stream asked for with `retry:`, in milliseconds.
+    public private(set) var reconnectionTime: Int?
+    /// The number of events dispatched so far.
+    public private(set) var eventCount = 0
+    /// The number of bytes consumed so far.
+    public private(set) var bytesConsumed = 0
+
+    private var line: [UInt8] = []
+    private var lineOverflow = false
+    private var lineStartOffset = 0
+    private var lastWasCR = false
+    private var bomState: UInt8 = 0  // 0 unchecked, 1..2 matched so far, 3 done
+    private var heldBOMBytes: [UInt8] = []
+
+    private var data: [UInt8] = []
+    private var dataHasContent = false  // a data field was seen (data may be "")
+    private var eventType: String? = nil
+    private var idBuffer: String? = nil
+    private var lastEventID: String? = nil
+    private var eventStartOffset: Int? = nil
+    private var eventOverflow = false
+    private var sawAnyField = false
+
+    public init(maximumEventBytes: Int = 16 << 20) {
+        self.maximumEventBytes = maximumEventBytes
+    }
+
+    /// Parses `bytes`, reporting each dispatched event and each diagnostic in order.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
+        var i = 0
+        let n = bytes.count
+        // A BOM is stripped only at the very start, possibly split across chunks.
+        while bomState < 3 && i < n {
+            let expected: [UInt8] = [0xEF, 0xBB, 0xBF]
+            if bytes[i] == expected[Int(bomState)] {
+                heldBOMBytes.append(bytes[i])
+                bomState += 1
+                i += 1
+                bytesConsumed += 1
+                if bomState == 3 { heldBOMBytes.removeAll() }
+            } else {
+                bomState = 3
+                let held = heldBOMBytes
+                heldBOMBytes.removeAll()
+                // Not a BOM after all: the held bytes are content (offsets stay right
+                // because they were counted when held).
+                let start = bytesConsumed - held.count
+                bytesConsumed = start
+                held.withUnsafeBufferPointer { consume($0, output) }
+            }
+        }
+        if i < n {
+            consume(UnsafeBufferPointer(rebasing: bytes[i..<n]), output)
+        }
+    }
+
+    /// Parses `bytes` (any collection of bytes).
+    ///
+    /// - Complexity: O(n) in the bytes.
+    public mutating func feed<C: Collection>(_ bytes: C, _ output: (Output) -> Void) where C.Element == UInt8 {
+        if bytes.withContiguousStorageIfAvailable({ feed($0, output) }) != nil { return }
+        Array(bytes).withUnsafeBufferPointer { feed($0, output) }
+    }
+
+    /// Ends the stream. An unterminated event is discarded and reported.
+    ///
+    /// - Complexity: O(1).
+    public mutating func finish(_ output: (Output) -> Void) {
+        if bomState < 3 && !heldBOMBytes.isEmpty {
+            bomState = 3
+            let held = heldBOMBytes
+            heldBOMBytes.removeAll()
+            bytesConsumed -= held.count
+            held.withUnsafeBufferPointer { consume($0, output) }
+        }
+        let pendingLine = !line.isEmpty || lineOverflow
+        if pendingLine || sawAnyField {
+            let offset = eventStartOffset ?? lineStartOffset
+            output(.diagnostic(StreamDiagnostic(
+                kind: .truncatedEvent,
+                message: "the stream ended inside an event (no blank line after it); the event was discarded",
+                eventNumber: eventCount + 1, byteOffset: offset)))
+        }
+        line.removeAll()
+        lineOverflow = false
+        resetEvent()
+    }
+
+    private mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
+        let n = bytes.count
+        var i = 0
+        if lastWasCR && n > 0 {
+            lastWasCR = false
+            if bytes[0] == 0x0A {
+                i = 1
+                lineStartOffset = bytesConsumed + 1
+            }
+        }
+        while i < n {
+            // Find the next CR or LF.
+            var j = i
+            while j < n {
+                let b = bytes[j]
+                if b == 0x0A || b == 0x0D { break }
+                j += 1
+            }
+            appendToLine(UnsafeBufferPointer(rebasing: bytes[i..<j]), at: bytesConsumed + i, output)
+            if j == n {
+                i = n
+                break
+            }
+            let terminator = bytes[j]
+            processLine(output)
+            var next = j + 1
+            if terminator == 0x0D {
+                if next < n {
+                    if bytes[next] == 0x0A { next += 1 }
+                } else {
+                    lastWasCR = true
+                }
+            }
+            lineStartOffset = bytesConsumed + next
+            i = next
+        }
+        bytesConsumed += n
+    }
+
+    private mutating func appendToLine(_ part: UnsafeBufferPointer<UInt8>, at offset: Int, _ output: (Output) -> Void) {
+        if part.isEmpty || lineOverflow { return }
+        if line.count + part.count > maximumEventBytes {
+            lineOverflow = true
+            line.removeAll()
+            output(.diagnostic(StreamDiagnostic(
+                kind: .eventTooLarge,
+                message: "a line is longer than the \(maximumEventBytes)-byte limit; the event was dropped",
+                eventNumber: eventCount + 1, byteOffset: lineStartOffset)))
+            eventOverflow = true
+            return
+        }
+        line.append(contentsOf: part)
+    }
+
+    private mutating func processLine(_ output: (Output) -> Void) {
+        defer {
+            line.removeAll(keepingCapacity: line.capacity <= 1 << 16)
+            lineOverflow = false
+        }
+        if lineOverflow {
+            sawAnyField = true
+            return
+        }
+        if line.isEmpty {
+            dispatch(output)
+            return
+        }
+        if eventStartOffset == nil { eventStartOffset = lineStartOffset }
+        if line[0] == UInt8(ascii: ":") {
+            return  // comment
+        }
+        sawAnyField = true
+        let colon = line.firstIndex(of: UInt8(ascii: ":"))
+        let nameEnd = colon ?? line.count
+        var valueStart = colon.map { $0 + 1 } ?? line.count
+        if valueStart < line.count && line[valueStart] == 0x20 { valueStart += 1 }
+        line.withUnsafeBufferPointer { buf in
+            let name = UnsafeBufferPointer(rebasing: buf[0..<nameEnd])
+            let value = UnsafeBufferPointer(rebasing: buf[valueStart..<buf.count])
+            field(name, value, output)
+        }
+    }
+
+    private static func equals(_ buf: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard buf.count == literal.utf8CodeUnitCount else { return false }
+        let lit = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        for k in 0..<buf.count where buf[k] != lit[k] { return false }
+        return true
+    }
+
+    private static func string(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: value, as: UTF8.self)  // repairs invalid UTF-8 to U+FFFD
+    }
+
+    private mutating func field(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
+        if Self.equals(name, "data") {
+            if eventOverflow { return }
+            if data.count + value.count + 1 > maximumEventBytes {
+                eventOverflow = true
+                data.removeAll()
+                output(.diagnostic(StreamDiagnostic(
+                    kind: .eventTooLarge,
+                    message: "an event's data exceeds the \(maximumEventBytes)-byte limit; the event was dropped",
+                    eventNumber: eventCount + 1, byteOffset: eventStartOffset ?? lineStartOffset)))
+                return
+            }
+            if dataHasContent { data.append(0x0A) }
+            appendRepaired(value)
+            dataHasContent = true
+        } else if Self.equals(name, "event") {
+            eventType = Self.string(value)
+        } else if Self.equals(name, "id") {
+            if !value.contains(0) { idBuffer = Self.string(value) }
+        } else if Self.equals(name, "retry") {
+            if !value.isEmpty && value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                var v = 0
+                for b in value { v = v &* 10 &+ Int(b - 0x30) }
+                reconnectionTime = v
+            }
+        }
+    }
+
+    private mutating func appendRepaired(_ value: UnsafeBufferPointer<UInt8>) {
+        // Valid UTF-8 (the common case) is appended as is.
+        if value.allSatisfy({ $0 < 0x80 }) || String(validating: value, as: UTF8.self) != nil {
+            data.append(contentsOf: value)
+        } else {
+            var repair = UTF8Repair()
+            repair.repair(value, into: &data)
+            repair.finish(into: &data)
+        }
+    }
+
+    private mutating func dispatch(_ output: (Output) -> Void) {
+        // The id field takes effect at dispatch even when nothing is dispatched.
+        if let id = idBuffer { lastEventID = id }
+        defer { resetEvent() }
+        if eventOverflow || !dataHasContent { return }
+        eventCount += 1
+        output(.event(SSEEvent(
+            type: eventType.flatMap { $0.isEmpty ? nil : $0 } ?? "message",
+            data: data, lastEventID: lastEventID, number: eventCount,
+            byteOffset: eventStartOffset ?? lineStartOffset)))
+    }
+
+    private mutating func resetEvent() {
+        data.removeAll(keepingCapacity: data.capacity <= 1 << 16)
+        dataHasContent = false
+        eventType = nil
+        idBuffer = nil
+        eventStartOffset = nil
+        eventOverflow = false
+        sawAnyField = false
+    }
+}
