@@ -48,10 +48,10 @@ let package = Package(
             dependencies: ["StreamRender"],
             resources: [.copy("Resources")]
         ),
+        // Runs the built stream-render binary on the fixtures of StreamRenderTests.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["StreamRender"],
-            resources: [.copy("Resources")]
+            dependencies: ["StreamRender", "stream-render"]
         ),
     ],
     swiftLanguageModes: [.v6]

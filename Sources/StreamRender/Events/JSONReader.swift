@@ -212,11 +212,18 @@ public struct JSONReader: Sendable {
                 guard i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 else { throw error("invalid number") }
                 while i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
             }
+            var mayOverflow = i - start > 300
             if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+                mayOverflow = true
                 i += 1
                 if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
                 guard i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 else { throw error("invalid number") }
                 while i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+            }
+            // Like Foundation, refuse numbers no Double can hold (RFC 8259 lets a
+            // parser limit the range); rare, so checked only when it could happen.
+            if mayOverflow, let value = Double(String(decoding: bytes[start..<i], as: UTF8.self)), !value.isFinite {
+                throw SyntaxError(offset: start, message: "number out of range")
             }
             tokens.append(Token(kind: .number, start: Int32(start), end: Int32(i), extra: 0))
         }
@@ -224,7 +231,10 @@ public struct JSONReader: Sendable {
 }
 
 /// A value inside a document parsed by ``JSONReader``.
-public struct JSONValue: Sendable {
+public struct JSONValue: Sendable, CustomStringConvertible {
+    /// The value's JSON source text.
+    public var description: String { sourceText }
+
     let reader: JSONReader
     let index: Int
 

@@ -66,7 +66,10 @@ public struct SSEParser: Sendable {
                 bomState += 1
                 i += 1
                 bytesConsumed += 1
-                if bomState == 3 { heldBOMBytes.removeAll() }
+                if bomState == 3 {
+                    heldBOMBytes.removeAll()
+                    lineStartOffset = bytesConsumed
+                }
             } else {
                 bomState = 3
                 let held = heldBOMBytes

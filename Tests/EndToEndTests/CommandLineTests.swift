@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// Runs the built `stream-render` on the fixtures, as a user's script would.
+@Suite struct CommandLineTests {
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("StreamRenderTests/Resources")
+
+    static var binary: URL {
+        // The test bundle sits in the build folder next to the products.
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
+        let candidates = [dir, dir.deletingLastPathComponent()]
+        for candidate in candidates {
+            let url = candidate.appendingPathComponent("stream-render")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return dir.appendingPathComponent("stream-render")
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    static func fixture(_ path: String) -> String { resources.appendingPathComponent(path).path }
+    static func data(_ path: String) -> Data { FileManager.default.contents(atPath: fixture(path))! }
+
+    @Test(arguments: ["coding-answer.anthropic.sse", "coding-answer.openai.sse"])
+    func printsExactlyTheAnswerText(_ name: String) throws {
+        let r = try Self.run([Self.fixture("sse/\(name)")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == Self.data("answers/coding-answer.md"))
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test func readsStandardInputWhenFileIsAbsentOrDash() throws {
+        let input = Self.data("sse/multilingual.scalar.sse")
+        for args in [[], ["-"]] {
+            let r = try Self.run(args, stdin: input)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout == Self.data("answers/multilingual.md"))
+        }
+    }
+
+    @Test func formatTextPassesTextThrough() throws {
+        let r = try Self.run(["--format", "text", Self.fixture("answers/multilingual.md")])
+        #expect(r.status == 0)
+        #expect(r.stdout == Self.data("answers/multilingual.md"))
+    }
+
+    @Test func thinkingGoesToStandardErrorOrBehindShowThinking() throws {
+        let r = try Self.run([Self.fixture("sse/music.thinking-tool.crlf.sse")])
+        #expect(r.status == 0)
+        #expect(r.stdout == Self.data("answers/music-recommendations.txt"))
+        #expect(r.stderr.contains("[thinking]\nLet me think"))
+        #expect(r.stderr.contains("[tool call] search_catalog {\"query\": \"Somebody Else\", \"limit\": 20}"))
+        let shown = try Self.run(["--show-thinking", Self.fixture("sse/music.thinking-tool.crlf.sse")])
+        #expect(String(decoding: shown.stdout, as: UTF8.self).hasPrefix("[thinking]\nLet me think"))
+    }
+
+    @Test func statsAreReportedOnStandardError() throws {
+        let r = try Self.run(["--stats", Self.fixture("sse/captured-excerpt.sse")])
+        #expect(r.status == 0)
+        for key in ["events:", "deltas:", "bytes in: 1890", "elapsed:", "stop reason: end_turn", "usage: input 181 tokens, output 303 tokens"] {
+            #expect(r.stderr.contains(key), "missing \(key) in \(r.stderr)")
+        }
+    }
+
+    @Test func anErrorEventPrintsItsMessageAndExitsOne() throws {
+        let r = try Self.run([Self.fixture("sse/music.overloaded.sse")])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("overloaded_error: Overloaded (event "))
+        #expect(r.stdout.count > 500)  // the text before the error was printed
+    }
+
+    @Test func aStreamCutMidEventPrintsTheTextAndExitsOne() throws {
+        let full = Self.data("sse/coding-answer.anthropic.sse")
+        let r = try Self.run([], stdin: full.prefix(60_000))
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("stream ended without message_stop"))
+        let answer = Self.data("answers/coding-answer.md")
+        #expect(r.stdout.count > 1000)
+        #expect(answer.starts(with: r.stdout))
+    }
+
+    @Test func emptyInputExitsOneWithAClearMessage() throws {
+        let r = try Self.run([], stdin: Data())
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("empty input"))
+    }
+
+    @Test func binaryGarbageExitsOneWithoutCrashing() throws {
+        var bytes = [UInt8](repeating: 0, count: 8192)
+        var x: UInt32 = 12345
+        for i in bytes.indices { x = x &* 1_103_515_245 &+ 12345; bytes[i] = UInt8(truncatingIfNeeded: x >> 16) }
+        let r = try Self.run([], stdin: Data(bytes))
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("looks binary"))
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func usageErrorsExitTwoAndUnreadableInputExitsThree() throws {
+        #expect(try Self.run(["--format", "yaml"]).status == 2)
+        #expect(try Self.run(["--no-such-flag"]).status == 2)
+        let missing = try Self.run(["/nonexistent/answer.sse"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("cannot open /nonexistent/answer.sse"))
+    }
+
+    @Test func helpListsEveryFlag() throws {
+        let r = try Self.run(["--help"])
+        #expect(r.status == 0)
+        let help = String(decoding: r.stdout, as: UTF8.self)
+        for flag in ["--format", "--show-thinking", "--stats", "--max-event-bytes", "--demo", "--version", "--help"] {
+            #expect(help.contains(flag), "--help does not list \(flag)")
+        }
+    }
+
+    @Test func controlSequencesInModelTextAreNeverWritten() throws {
+        let hostile = #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x\u001b]0;pwned\u0007\u001b[2J\r\u009b"}}"#
+        let stream = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\nevent: content_block_delta\ndata: \(hostile)\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+        let r = try Self.run([], stdin: Data(stream.utf8))
+        #expect(r.status == 0)
+        #expect(!r.stdout.contains { $0 == 0x1B || $0 == 0x07 || $0 == 0x0D })
+        #expect(String(decoding: r.stdout, as: UTF8.self) == "x␛]0;pwned␇␛[2J\n\u{FFFD}")
+    }
+
+    @Test func theDemoRunsThroughThePipeline() throws {
+        let r = try Self.run(["--demo", "--demo-delay-ms", "0"])
+        #expect(r.status == 0)
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        #expect(text.hasPrefix("# StreamRender demo"))
+        #expect(text.contains("␛]0;pwned␇"))
+    }
+}
