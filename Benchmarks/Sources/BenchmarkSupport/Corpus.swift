@@ -62,6 +62,68 @@ public enum Corpus {
     }
 }
 
+extension Corpus {
+    /// An Anthropic stream of at least `size` bytes: the coding-answer fixture's
+    /// events with its deltas repeated (what `sse-synth --repeat-to` makes).
+    public static func anthropicStream(size: Int) -> [UInt8] {
+        let text = String(decoding: fixture("sse/coding-answer.anthropic.sse"), as: UTF8.self)
+        let events = text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { $0 + "\n\n" }
+        let deltas = events.filter { $0.hasPrefix("event: content_block_delta") }
+        let head = events.prefix { !$0.hasPrefix("event: content_block_delta") }
+        let tail = events.drop { !$0.hasPrefix("event: content_block_stop") }
+        var out = Array(head.joined().utf8)
+        let body = Array(deltas.joined().utf8)
+        while out.count < size { out += body }
+        out += Array(tail.joined().utf8)
+        return out
+    }
+
+    /// StreamRender's decoding: bytes in 64 KiB reads to text deltas; returns the
+    /// number of text bytes.
+    @inline(never)
+    public static func decodeWithStreamRender(_ stream: [UInt8]) -> Int {
+        var decoder = ResponseDecoder(format: .anthropic)
+        var textBytes = 0
+        let sink: (ResponseDecoder.Output) -> Void = {
+            if case .event(.delta(_, .text, let text)) = $0 { textBytes += text.utf8.count }
+        }
+        stream.withUnsafeBufferPointer { buf in
+            var i = 0
+            while i < buf.count {
+                let end = min(buf.count, i + 65_536)
+                decoder.feed(UnsafeBufferPointer(rebasing: buf[i..<end]), sink)
+                i = end
+            }
+        }
+        decoder.finish(sink)
+        return textBytes
+    }
+
+    struct NaiveEvent: Decodable {
+        struct Delta: Decodable {
+            var type: String
+            var text: String?
+        }
+        var type: String
+        var index: Int?
+        var delta: Delta?
+    }
+
+    /// The common naive approach: split the body into lines, and `JSONDecoder` every
+    /// `data:` line. Returns the number of text bytes.
+    @inline(never)
+    public static func decodeNaively(_ stream: [UInt8]) -> Int {
+        let decoder = JSONDecoder()
+        var textBytes = 0
+        let text = String(decoding: stream, as: UTF8.self)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("data: ") {
+            guard let event = try? decoder.decode(NaiveEvent.self, from: Data(line.dropFirst(6).utf8)) else { continue }
+            if event.type == "content_block_delta", let t = event.delta?.text { textBytes += t.utf8.count }
+        }
+        return textBytes
+    }
+}
+
 /// Median wall time of `body`, in seconds, over `runs` runs.
 public func medianSeconds(runs: Int, _ body: () -> Void) -> Double {
     var times: [Double] = []

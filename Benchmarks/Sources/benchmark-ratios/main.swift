@@ -46,6 +46,23 @@ do {
     if sink == 42 { print("") }  // keep the work observable
 }
 
+// Issue 3: SSE bytes to text deltas, 30 MB Anthropic stream, vs lines + JSONDecoder.
+do {
+    let stream = Corpus.anthropicStream(size: 30_000_000)
+    let ours = Corpus.decodeWithStreamRender(stream)
+    let naive = Corpus.decodeNaively(stream)
+    precondition(ours == naive, "the two decoders disagree: \(ours) vs \(naive) text bytes")
+    var sink = 0
+    let fast = medianSeconds(runs: 5) { sink &+= Corpus.decodeWithStreamRender(stream) }
+    let slow = medianSeconds(runs: 3) { sink &+= Corpus.decodeNaively(stream) }
+    let mb = Double(stream.count) / megabyte
+    checks.append(Check(
+        name: "SSE to text deltas, \(String(format: "%.0f", mb)) MB Anthropic stream: StreamRender vs lines + JSONDecoder",
+        ratio: slow / fast, target: 10,
+        detail: String(format: "StreamRender %.1f MB/s, baseline %.1f MB/s", mb / fast, mb / slow)))
+    if sink == 42 { print("") }
+}
+
 var failed = false
 for check in checks {
     let ok = check.ratio >= check.target

@@ -27,21 +27,27 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
             return
         }
         // The JSON "type" is authoritative; the SSE event name is the fallback.
-        let type = root["type"]?.string ?? event.type
-        switch type {
-        case "content_block_delta":
+        let typeValue = root["type"]
+        // The hot path (text deltas) is recognised without creating Strings.
+        if typeValue?.isString("content_block_delta") ?? (event.type == "content_block_delta") {
             guard let index = root["index"]?.int, let delta = root["delta"], delta.kind == .object else {
                 diagnose(.malformed(event, "content_block_delta without index or delta"))
                 return
             }
-            let deltaType = delta["type"]?.string ?? ""
-            let (kind, field): (DeltaKind, JSONValue?) = switch deltaType {
-            case "text_delta": (.text, delta["text"])
-            case "thinking_delta": (.thinking, delta["thinking"])
-            case "signature_delta": (.signature, delta["signature"])
-            case "input_json_delta": (.toolInput, delta["partial_json"])
-            case "citations_delta": (.citations, delta["citation"])
-            default: (.unknown(type: deltaType), nil)
+            let deltaTypeValue = delta["type"]
+            let kind: DeltaKind
+            let field: JSONValue?
+            if deltaTypeValue?.isString("text_delta") == true {
+                (kind, field) = (.text, delta["text"])
+            } else {
+                let deltaType = deltaTypeValue?.string ?? ""
+                (kind, field) = switch deltaType {
+                case "thinking_delta": (.thinking, delta["thinking"])
+                case "signature_delta": (.signature, delta["signature"])
+                case "input_json_delta": (.toolInput, delta["partial_json"])
+                case "citations_delta": (.citations, delta["citation"])
+                default: (.unknown(type: deltaType), nil)
+                }
             }
             let text: String
             if case .citations = kind {
@@ -50,13 +56,17 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
                 text = ""
             } else {
                 guard let value = field?.string else {
-                    diagnose(.malformed(event, "\(deltaType) without its text"))
+                    diagnose(.malformed(event, "\(deltaTypeValue?.string ?? "delta") without its text"))
                     return
                 }
                 text = value
             }
             blocks.add(index, kind, text)
             emit(.delta(index: index, kind: kind, text: text))
+            return
+        }
+        let type = typeValue?.string ?? event.type
+        switch type {
         case "message_start":
             let message = root["message"]
             emit(.messageStart(id: message?["id"]?.string, model: message?["model"]?.string,

@@ -1,17 +1,32 @@
 /// Tracks content blocks by index and assembles their text, input JSON and
 /// citations from deltas. Shared by the provider decoders.
+///
+/// Open blocks are few (one to three), so they live in a small array searched
+/// linearly: cheaper per delta than hashing.
 struct BlockAssembler: Sendable {
-    private(set) var open: [Int: ContentBlock] = [:]
-    private(set) var order: [Int] = []
+    private var blocks: [ContentBlock] = []
+
+    /// The open block with `index`, if any.
+    func block(_ index: Int) -> ContentBlock? {
+        blocks.first { $0.index == index }
+    }
+
+    private func position(_ index: Int) -> Int? {
+        for k in blocks.indices where blocks[k].index == index { return k }
+        return nil
+    }
 
     mutating func start(_ index: Int, _ kind: ContentBlockKind) {
-        if open[index] == nil { order.append(index) }
-        open[index] = ContentBlock(index: index, kind: kind)
+        if let k = position(index) {
+            blocks[k] = ContentBlock(index: index, kind: kind)
+        } else {
+            blocks.append(ContentBlock(index: index, kind: kind))
+        }
     }
 
     /// Adds a delta; a delta for a block never started starts one (lenient).
     mutating func add(_ index: Int, _ kind: DeltaKind, _ text: String) {
-        if open[index] == nil {
+        if position(index) == nil {
             let blockKind: ContentBlockKind = switch kind {
             case .thinking, .signature: .thinking
             case .toolInput: .toolUse(id: "", name: "")
@@ -19,25 +34,23 @@ struct BlockAssembler: Sendable {
             }
             start(index, blockKind)
         }
+        let k = position(index)!
         switch kind {
-        case .text, .thinking, .refusal: open[index]!.text += text
-        case .toolInput: open[index]!.inputJSON += text
-        case .citations: open[index]!.citations.append(text)
+        case .text, .thinking, .refusal: blocks[k].text += text
+        case .toolInput: blocks[k].inputJSON += text
+        case .citations: blocks[k].citations.append(text)
         case .signature, .unknown: break
         }
     }
 
     mutating func stop(_ index: Int) -> ContentBlock? {
-        guard let block = open.removeValue(forKey: index) else { return nil }
-        order.removeAll { $0 == index }
-        return block
+        guard let k = position(index) else { return nil }
+        return blocks.remove(at: k)
     }
 
     /// Stops every open block, in the order they were started.
     mutating func stopAll() -> [ContentBlock] {
-        let blocks = order.compactMap { open[$0] }
-        open.removeAll()
-        order.removeAll()
+        defer { blocks.removeAll() }
         return blocks
     }
 }

@@ -289,6 +289,17 @@ public struct JSONValue: Sendable, CustomStringConvertible {
         return true
     }
 
+    /// Whether this is a string without escapes equal to `literal`: a comparison
+    /// that creates no String (the hot path compares `type` fields this way).
+    ///
+    /// - Complexity: O(n) in the literal's bytes.
+    public func isString(_ literal: StaticString) -> Bool {
+        let t = token
+        guard t.kind == .string else { return false }
+        if t.extra != 0 { return string == String(describing: literal) }
+        return keyMatches(t, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     /// The members of an object, in order, as (key, value).
     public var members: [(key: String, value: JSONValue)] {
         guard token.kind == .object else { return [] }

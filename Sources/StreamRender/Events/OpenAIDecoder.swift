@@ -80,7 +80,7 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
                     for call in calls.elements {
                         let index = (call["index"]?.int ?? 0) + 1
                         let function = call["function"]
-                        if blocks.open[index] == nil {
+                        if blocks.block(index) == nil {
                             ensureBlock(index, .toolUse(id: call["id"]?.string ?? "", name: function?["name"]?.string ?? ""), emit)
                         }
                         if let arguments = function?["arguments"]?.string, !arguments.isEmpty {
@@ -150,7 +150,7 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
     }
 
     private mutating func ensureBlock(_ index: Int, _ kind: ContentBlockKind, _ emit: (StreamEvent) -> Void) {
-        if blocks.open[index] == nil {
+        if blocks.block(index) == nil {
             blocks.start(index, kind)
             emit(.blockStart(index: index, kind: kind))
         }

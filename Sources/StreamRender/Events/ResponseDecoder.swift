@@ -205,31 +205,42 @@ public struct ResponseDecoder {
             }
             currentEventNumber = event.number
             currentEventOffset = event.byteOffset
-            var errored = false
-            var reason: String? = nil
-            var reported = Usage()
-            let emit: (StreamEvent) -> Void = { e in
-                switch e {
-                case .error: errored = true
-                case .messageStart(_, _, let u): reported.merge(u)
-                case .messageDelta(let r, _, let u): reported.merge(u); if let r { reason = r }
-                default: break
-                }
-                output(.event(e))
-            }
-            defer {
-                if errored { sawError = true }
-                if let reason { stopReason = reason }
-                usage.merge(reported)
-            }
-            let diagnose: (StreamDiagnostic) -> Void = { output(.diagnostic($0)) }
+            // Closures are passed inline (not stored in locals) so they stay
+            // non-escaping and their captures live on the stack: this runs per event.
+            var summary = EventSummary()
             if format == .openai {
-                openai.decode(event, emit: emit, diagnose: diagnose)
+                openai.decode(event, emit: { summary.note($0); output(.event($0)) }, diagnose: { output(.diagnostic($0)) })
                 isComplete = openai.isComplete
             } else {
-                anthropic.decode(event, emit: emit, diagnose: diagnose)
+                anthropic.decode(event, emit: { summary.note($0); output(.event($0)) }, diagnose: { output(.diagnostic($0)) })
                 isComplete = anthropic.isComplete
             }
+            if summary.errored { sawError = true }
+            if let reason = summary.stopReason { stopReason = reason }
+            if let u = summary.usage { usage.merge(u) }
+        }
+    }
+
+    /// What one event said about the whole stream.
+    struct EventSummary {
+        var errored = false
+        var stopReason: String?
+        var usage: Usage?
+
+        @inline(__always)
+        mutating func note(_ e: StreamEvent) {
+            switch e {
+            case .delta: return
+            case .error: errored = true
+            case .messageStart(_, _, let u): merge(u)
+            case .messageDelta(let r, _, let u): merge(u); if let r { stopReason = r }
+            default: return
+            }
+        }
+
+        mutating func merge(_ u: Usage) {
+            if usage == nil { usage = Usage() }
+            usage!.merge(u)
         }
     }
 

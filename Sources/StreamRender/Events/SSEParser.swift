@@ -42,6 +42,8 @@ public struct SSEParser: Sendable {
     private var data: [UInt8] = []
     private var dataHasContent = false  // a data field was seen (data may be "")
     private var eventType: String? = nil
+    private var lastTypeBytes: [UInt8] = []
+    private var lastTypeString: String? = nil
     private var idBuffer: String? = nil
     private var lastEventID: String? = nil
     private var eventStartOffset: Int? = nil
@@ -228,7 +230,15 @@ public struct SSEParser: Sendable {
             appendRepaired(value)
             dataHasContent = true
         } else if Self.equals(name, "event") {
-            eventType = Self.string(value)
+            // Streams repeat a few types; reuse the last String instead of making one per event.
+            if let last = lastTypeString, lastTypeBytes.elementsEqual(value) {
+                eventType = last
+            } else {
+                let type = Self.string(value)
+                lastTypeBytes = Array(value)
+                lastTypeString = type
+                eventType = type
+            }
         } else if Self.equals(name, "id") {
             if !value.contains(0) { idBuffer = Self.string(value) }
         } else if Self.equals(name, "retry") {
