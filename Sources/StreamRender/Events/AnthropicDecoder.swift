@@ -15,17 +15,7 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
     public init() {}
 
     public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
-        let root: JSONValue
-        do {
-            root = try json.parse(event.data)
-        } catch {
-            diagnose(.malformed(event, "malformed JSON: \(error)"))
-            return
-        }
-        guard root.kind == .object else {
-            diagnose(.malformed(event, "expected a JSON object"))
-            return
-        }
+        guard let root = json.parseEventObject(event, diagnose: diagnose) else { return }
         // The JSON "type" is authoritative; the SSE event name is the fallback.
         let typeValue = root["type"]
         // The hot path (text deltas) is recognised without creating Strings.

@@ -28,17 +28,7 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
             emit(.messageStop)
             return
         }
-        let root: JSONValue
-        do {
-            root = try json.parse(event.data)
-        } catch {
-            diagnose(.malformed(event, "malformed JSON: \(error)"))
-            return
-        }
-        guard root.kind == .object else {
-            diagnose(.malformed(event, "expected a JSON object"))
-            return
-        }
+        guard let root = json.parseEventObject(event, diagnose: diagnose) else { return }
         if let type = root["type"]?.string, type.hasPrefix("response.") || type == "error" {
             decodeResponses(type, root, event, emit: emit, diagnose: diagnose)
             return

@@ -14,3 +14,23 @@ extension StreamDiagnostic {
         StreamDiagnostic(kind: .malformedEvent, message: message, eventNumber: event.number, byteOffset: event.byteOffset)
     }
 }
+
+extension JSONReader {
+    /// Parses an event's data as a JSON object, or reports why it is not one.
+    ///
+    /// - Complexity: O(n) in the event's data bytes.
+    mutating func parseEventObject(_ event: SSEEvent, diagnose: (StreamDiagnostic) -> Void) -> JSONValue? {
+        let root: JSONValue
+        do {
+            root = try parse(event.data)
+        } catch {
+            diagnose(.malformed(event, "malformed JSON: \(error)"))
+            return nil
+        }
+        guard root.kind == .object else {
+            diagnose(.malformed(event, "expected a JSON object"))
+            return nil
+        }
+        return root
+    }
+}
