@@ -12,9 +12,11 @@ enum Demo {
     character, 👍🏽 and 👨‍👩‍👧 are one cluster each, and e\u{301} is one column.
 
     ```swift
-    let renderer = StreamRenderer()
-    for try await delta in response.deltas {
-        renderer.append(delta)
+    var decoder = ResponseDecoder()          // SSE or text, detected
+    decoder.feed(bytes) { output in
+        if case .event(.delta(_, .text, let text)) = output {
+            print(text, terminator: "")
+        }
     }
     ```
 
