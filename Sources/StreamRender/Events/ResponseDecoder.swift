@@ -161,7 +161,7 @@ public struct ResponseDecoder {
         var repaired: [UInt8] = []
         var repair = UTF8Repair()
         repair.repair(bytes, into: &repaired)
-        // A cut at the end of the window is not evidence; count only earlier damage.
+        // A window cut inside a scalar costs one replacement at most: far below 10%.
         var controls = 0
         for b in bytes where b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D && b != 0x1B { controls += 1 }
         return (repair.replacements + controls) * 10 > bytes.count
