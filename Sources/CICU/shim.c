@@ -71,7 +71,6 @@ uint32_t cicu_scalar_properties(uint32_t scalar) {
     if (u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) bits |= CICU_PROP_DEFAULT_IGNORABLE;
     if (u_hasBinaryProperty(c, UCHAR_PREPENDED_CONCATENATION_MARK)) bits |= CICU_PROP_PREPENDED_CONCAT;
     bits |= ((uint32_t)u_getIntPropertyValue(c, UCHAR_HANGUL_SYLLABLE_TYPE) & CICU_PROP_HST_MASK) << CICU_PROP_HST_SHIFT;
-    bits |= ((uint32_t)u_getIntPropertyValue(c, UCHAR_LINE_BREAK) & CICU_PROP_LB_MASK) << CICU_PROP_LB_SHIFT;
     return bits;
 }
 

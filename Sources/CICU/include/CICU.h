@@ -53,8 +53,6 @@ uint32_t cicu_scalar_properties(uint32_t scalar);
 #define CICU_PROP_PREPENDED_CONCAT    (1u << 14)
 #define CICU_PROP_HST_SHIFT           16          ///< UHangulSyllableType: 0 NA, 1 L, 2 V, 3 T, 4 LV, 5 LVT
 #define CICU_PROP_HST_MASK            0x7u
-#define CICU_PROP_LB_SHIFT            20          ///< ULineBreak, 6 bits
-#define CICU_PROP_LB_MASK             0x3Fu
 
 /// The Unicode version ICU implements, as "major.minor.micro", in `buffer`.
 void cicu_unicode_version(char *buffer, int32_t capacity);

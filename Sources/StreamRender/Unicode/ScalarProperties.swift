@@ -33,8 +33,6 @@ struct ScalarProperties: Sendable, Hashable {
     @inlinable var isPrependedConcatenationMark: Bool { bits & (1 << 14) != 0 }
     /// Hangul_Syllable_Type: 0 NA, 1 L, 2 V, 3 T, 4 LV, 5 LVT.
     @inlinable var hangulSyllableType: UInt32 { (bits >> 16) & 0x7 }
-    /// ICU's ULineBreak value.
-    @inlinable var lineBreakClass: UInt32 { (bits >> 20) & 0x3F }
 
     // ICU UCharCategory values used by the width rules.
     @usableFromInline static let nonSpacingMark: UInt32 = 6     // Mn
@@ -42,14 +40,7 @@ struct ScalarProperties: Sendable, Hashable {
     @usableFromInline static let spacingMark: UInt32 = 8        // Mc
     @usableFromInline static let lineSeparator: UInt32 = 13     // Zl
     @usableFromInline static let paragraphSeparator: UInt32 = 14 // Zp
-    @usableFromInline static let control: UInt32 = 15           // Cc
     @usableFromInline static let format: UInt32 = 16            // Cf
-    @usableFromInline static let unassigned: UInt32 = 0         // Cn
-
-    @inlinable var isMark: Bool {
-        let gc = generalCategory
-        return gc == Self.nonSpacingMark || gc == Self.enclosingMark || gc == Self.spacingMark
-    }
 }
 
 /// Versions of the ICU library StreamRender runs on.
