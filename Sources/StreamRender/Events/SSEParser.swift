@@ -36,7 +36,9 @@ public struct SSEParser: Sendable {
     private var lineOverflow = false
     private var lineStartOffset = 0
     private var lastWasCR = false
-    private var bomState: UInt8 = 0  // 0 unchecked, 1..2 matched so far, 3 done
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    private var bomChecked = false
+    /// The prefix of a BOM seen so far at the very start of the stream.
     private var heldBOMBytes: [UInt8] = []
 
     private var data: [UInt8] = []
@@ -61,26 +63,18 @@ public struct SSEParser: Sendable {
         var i = 0
         let n = bytes.count
         // A BOM is stripped only at the very start, possibly split across chunks.
-        while bomState < 3 && i < n {
-            let expected: [UInt8] = [0xEF, 0xBB, 0xBF]
-            if bytes[i] == expected[Int(bomState)] {
+        while !bomChecked && i < n {
+            if bytes[i] == Self.byteOrderMark[heldBOMBytes.count] {
                 heldBOMBytes.append(bytes[i])
-                bomState += 1
                 i += 1
                 bytesConsumed += 1
-                if bomState == 3 {
+                if heldBOMBytes.count == Self.byteOrderMark.count {
+                    bomChecked = true
                     heldBOMBytes.removeAll()
                     lineStartOffset = bytesConsumed
                 }
             } else {
-                bomState = 3
-                let held = heldBOMBytes
-                heldBOMBytes.removeAll()
-                // Not a BOM after all: the held bytes are content (offsets stay right
-                // because they were counted when held).
-                let start = bytesConsumed - held.count
-                bytesConsumed = start
-                held.withUnsafeBufferPointer { consume($0, output) }
+                releaseHeldBOMBytes(output)
             }
         }
         if i < n {
@@ -100,13 +94,7 @@ public struct SSEParser: Sendable {
     ///
     /// - Complexity: O(1).
     public mutating func finish(_ output: (Output) -> Void) {
-        if bomState < 3 && !heldBOMBytes.isEmpty {
-            bomState = 3
-            let held = heldBOMBytes
-            heldBOMBytes.removeAll()
-            bytesConsumed -= held.count
-            held.withUnsafeBufferPointer { consume($0, output) }
-        }
+        if !bomChecked { releaseHeldBOMBytes(output) }
         let pendingLine = !line.isEmpty || lineOverflow
         if pendingLine || sawAnyField {
             let offset = eventStartOffset ?? lineStartOffset
@@ -118,6 +106,16 @@ public struct SSEParser: Sendable {
         line.removeAll()
         lineOverflow = false
         resetEvent()
+    }
+
+    /// The start was not a BOM after all: the bytes held as its prefix are content.
+    /// They were counted when held, so the count steps back before they are parsed.
+    private mutating func releaseHeldBOMBytes(_ output: (Output) -> Void) {
+        bomChecked = true
+        let held = heldBOMBytes
+        heldBOMBytes.removeAll()
+        bytesConsumed -= held.count
+        held.withUnsafeBufferPointer { consume($0, output) }
     }
 
     private mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {

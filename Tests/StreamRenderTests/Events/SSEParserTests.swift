@@ -59,6 +59,30 @@ import Testing
         #expect(datas(parse(twice)) == [])
     }
 
+    @Test func aPartialBOMAtTheStartIsContent() {
+        // EF BB then 'A': not a BOM, so all three bytes are the first line's content.
+        for chunk in [1, 2, 3] {
+            var parser = SSEParser()
+            var kinds: [StreamDiagnostic.Kind] = []
+            let bytes: [UInt8] = [0xEF, 0xBB, 0x41]
+            var i = 0
+            while i < bytes.count {
+                parser.feed(bytes[i..<min(i + chunk, bytes.count)]) { if case .diagnostic(let d) = $0 { kinds.append(d.kind) } }
+                i += chunk
+            }
+            #expect(parser.bytesConsumed == 3)
+            parser.finish { if case .diagnostic(let d) = $0 { kinds.append(d.kind) } }
+            #expect(kinds == [.truncatedEvent], "chunk \(chunk)")
+        }
+        // Held at the end of the stream, the partial BOM is still content.
+        var parser = SSEParser()
+        var kinds: [StreamDiagnostic.Kind] = []
+        parser.feed([UInt8]([0xEF, 0xBB])) { _ in }
+        parser.finish { if case .diagnostic(let d) = $0 { kinds.append(d.kind) } }
+        #expect(parser.bytesConsumed == 2)
+        #expect(kinds == [.truncatedEvent])
+    }
+
     @Test func commentLinesAreIgnored() {
         #expect(datas(parse(": hello\ndata: a\n: another\n\n:only a comment\n\n")) == ["a"])
     }
