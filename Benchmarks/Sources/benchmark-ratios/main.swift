@@ -13,6 +13,15 @@ struct Check {
 }
 
 var checks: [Check] = []
+
+// `benchmark-ratios profile-sse` runs only StreamRender's SSE decode, for perf/callgrind.
+if CommandLine.arguments.dropFirst().first == "profile-sse" {
+    let stream = Corpus.anthropicStream(size: 30_000_000)
+    var sink = 0
+    for _ in 0..<5 { sink &+= Corpus.decodeWithStreamRender(stream) }
+    print("text bytes x5: \(sink)")
+    exit(0)
+}
 let megabyte = 1_048_576.0
 
 // Issue 2: ASCII-heavy segmentation + width at least 10x ICU-only throughput.

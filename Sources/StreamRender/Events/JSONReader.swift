@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict JSON parser (RFC 8259) for the hot path of stream decoding: one small
 /// object per event.
 ///
@@ -41,8 +47,16 @@ public struct JSONReader: Sendable {
     public mutating func parse(_ document: [UInt8]) throws(SyntaxError) -> JSONValue {
         bytes = document
         tokens.removeAll(keepingCapacity: true)
-        var parser = Parser(bytes: bytes)
-        try parser.parseDocument(into: &tokens)
+        let failure = document.withUnsafeBufferPointer { buffer -> SyntaxError? in
+            var parser = Parser(bytes: buffer)
+            do throws(SyntaxError) {
+                try parser.parseDocument(into: &tokens)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
         return JSONValue(reader: self, index: 0)
     }
 
@@ -53,12 +67,15 @@ public struct JSONReader: Sendable {
         try parse(Array(document.utf8))
     }
 
+    /// Reads a borrowed buffer: the document outlives the parse, and unchecked
+    /// indexing (every index is tested against `bytes.count` first) keeps the byte
+    /// loops tight.
     struct Parser {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
         var depth = 0
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         func error(_ message: String) -> SyntaxError { SyntaxError(offset: i, message: message) }
 
@@ -144,6 +161,12 @@ public struct JSONReader: Sendable {
             let start = i
             var escapes: Int32 = 0
             while true {
+                // Skip ordinary bytes in a tight loop; the checks below see only the rest.
+                while i < bytes.count {
+                    let c = bytes[i]
+                    if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                    i += 1
+                }
                 guard i < bytes.count else { throw error("unterminated string") }
                 let b = bytes[i]
                 if b == UInt8(ascii: "\"") { break }
@@ -263,30 +286,42 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     ///
     /// - Complexity: O(m) in the object's members.
     public subscript(key: StaticString) -> JSONValue? {
-        guard token.kind == .object else { return nil }
         let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        var found: JSONValue? = nil
-        var k = index + 1
-        let end = Int(token.end)
-        while k < end {
-            let keyToken = reader.tokens[k]
-            let value = JSONValue(reader: reader, index: k + 1)
-            if keyToken.extra == 0 && keyMatches(keyToken, keyBytes) {
-                found = value
-            } else if keyToken.extra != 0 && JSONValue(reader: reader, index: k).string == String(decoding: keyBytes, as: UTF8.self) {
-                found = value
+        // Walks the tape through borrowed buffers: this runs several times per event.
+        let found: Int? = reader.tokens.withUnsafeBufferPointer { tokens in
+            reader.bytes.withUnsafeBufferPointer { bytes in
+                let object = tokens[index]
+                guard object.kind == .object else { return nil }
+                var found: Int? = nil
+                var k = index + 1
+                let end = Int(object.end)
+                while k < end {
+                    let keyToken = tokens[k]
+                    let valueToken = tokens[k + 1]
+                    if keyToken.extra == 0 {
+                        if Self.equal(bytes, keyToken, keyBytes) { found = k + 1 }
+                    } else if JSONValue(reader: reader, index: k).string == String(decoding: keyBytes, as: UTF8.self) {
+                        found = k + 1
+                    }
+                    k = valueToken.kind == .object || valueToken.kind == .array ? Int(valueToken.end) : k + 2
+                }
+                return found
             }
-            k = value.next
         }
-        return found
+        return found.map { JSONValue(reader: reader, index: $0) }
+    }
+
+    /// Whether the unescaped string token `t` is exactly `key`.
+    @inline(__always)
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ t: JSONReader.Token, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let length = Int(t.end - t.start)
+        guard length == key.count else { return false }
+        guard length > 0 else { return true }
+        return memcmp(bytes.baseAddress! + Int(t.start), key.baseAddress!, length) == 0
     }
 
     private func keyMatches(_ t: JSONReader.Token, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let length = Int(t.end - t.start)
-        guard length == key.count else { return false }
-        let s = Int(t.start)
-        for j in 0..<length where reader.bytes[s + j] != key[j] { return false }
-        return true
+        reader.bytes.withUnsafeBufferPointer { Self.equal($0, t, key) }
     }
 
     /// Whether this is a string without escapes equal to `literal`: a comparison

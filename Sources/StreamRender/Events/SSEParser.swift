@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An incremental parser of `text/event-stream`, following the WHATWG HTML
 /// "event stream interpretation" rules exactly:
 ///
@@ -128,21 +134,29 @@ public struct SSEParser: Sendable {
                 lineStartOffset = bytesConsumed + 1
             }
         }
+        guard let base = bytes.baseAddress else { return }
+        // Line ends are found with memchr: the next LF per line, and the next CR once
+        // per CR (streams that use LF alone pay for one scan of the chunk).
+        var nextCR = Self.find(0x0D, base, from: i, to: n)
         while i < n {
-            // Find the next CR or LF.
-            var j = i
-            while j < n {
-                let b = bytes[j]
-                if b == 0x0A || b == 0x0D { break }
-                j += 1
-            }
-            appendToLine(UnsafeBufferPointer(rebasing: bytes[i..<j]), at: bytesConsumed + i, output)
+            if nextCR < i { nextCR = Self.find(0x0D, base, from: i, to: n) }
+            let j = min(nextCR, Self.find(0x0A, base, from: i, to: min(nextCR, n)))
+            let part = UnsafeBufferPointer(start: base + i, count: j - i)
             if j == n {
+                appendToLine(part, output)
                 i = n
                 break
             }
+            if line.isEmpty && !lineOverflow {
+                // The whole line is in this chunk: parse it where it lies.
+                if part.count > maximumEventBytes { reportLongLine(output) }
+                processLine(part, output)
+                if lineOverflow { endLine() }
+            } else {
+                appendToLine(part, output)
+                processBufferedLine(output)
+            }
             let terminator = bytes[j]
-            processLine(output)
             var next = j + 1
             if terminator == 0x0D {
                 if next < n {
@@ -157,26 +171,48 @@ public struct SSEParser: Sendable {
         bytesConsumed += n
     }
 
-    private mutating func appendToLine(_ part: UnsafeBufferPointer<UInt8>, at offset: Int, _ output: (Output) -> Void) {
+    /// The index of the first `byte` in `base[from..<to]`, or `to`.
+    @inline(__always)
+    private static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        guard from < to, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
+        return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+    }
+
+    private mutating func appendToLine(_ part: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
         if part.isEmpty || lineOverflow { return }
         if line.count + part.count > maximumEventBytes {
-            lineOverflow = true
             line.removeAll()
-            output(.diagnostic(StreamDiagnostic(
-                kind: .eventTooLarge,
-                message: "a line is longer than the \(maximumEventBytes)-byte limit; the event was dropped",
-                eventNumber: eventCount + 1, byteOffset: lineStartOffset)))
-            eventOverflow = true
+            reportLongLine(output)
             return
         }
         line.append(contentsOf: part)
     }
 
-    private mutating func processLine(_ output: (Output) -> Void) {
-        defer {
-            line.removeAll(keepingCapacity: line.capacity <= 1 << 16)
-            lineOverflow = false
-        }
+    private mutating func reportLongLine(_ output: (Output) -> Void) {
+        lineOverflow = true
+        output(.diagnostic(StreamDiagnostic(
+            kind: .eventTooLarge,
+            message: "a line is longer than the \(maximumEventBytes)-byte limit; the event was dropped",
+            eventNumber: eventCount + 1, byteOffset: lineStartOffset)))
+        eventOverflow = true
+    }
+
+    private mutating func endLine() {
+        line.removeAll(keepingCapacity: line.capacity <= 1 << 16)
+        lineOverflow = false
+    }
+
+    /// Processes the line collected across chunks in `line`.
+    private mutating func processBufferedLine(_ output: (Output) -> Void) {
+        var buffered: [UInt8] = []
+        swap(&buffered, &line)
+        buffered.withUnsafeBufferPointer { processLine($0, output) }
+        swap(&buffered, &line)
+        endLine()
+    }
+
+    /// Processes one complete line (without its terminator).
+    private mutating func processLine(_ line: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
         if lineOverflow {
             sawAnyField = true
             return
@@ -190,22 +226,20 @@ public struct SSEParser: Sendable {
             return  // comment
         }
         sawAnyField = true
-        let colon = line.firstIndex(of: UInt8(ascii: ":"))
-        let nameEnd = colon ?? line.count
-        var valueStart = colon.map { $0 + 1 } ?? line.count
+        let nameEnd = line.firstIndex(of: UInt8(ascii: ":")) ?? line.count
+        var valueStart = min(nameEnd + 1, line.count)
         if valueStart < line.count && line[valueStart] == 0x20 { valueStart += 1 }
-        line.withUnsafeBufferPointer { buf in
-            let name = UnsafeBufferPointer(rebasing: buf[0..<nameEnd])
-            let value = UnsafeBufferPointer(rebasing: buf[valueStart..<buf.count])
-            field(name, value, output)
-        }
+        field(UnsafeBufferPointer(rebasing: line[0..<nameEnd]), UnsafeBufferPointer(rebasing: line[valueStart..<line.count]), output)
     }
 
     private static func equals(_ buf: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        guard buf.count == literal.utf8CodeUnitCount else { return false }
-        let lit = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        for k in 0..<buf.count where buf[k] != lit[k] { return false }
-        return true
+        equals(buf, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    private static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+        return memcmp(x, y, a.count) == 0
     }
 
     private static func string(_ value: UnsafeBufferPointer<UInt8>) -> String {
@@ -229,7 +263,7 @@ public struct SSEParser: Sendable {
             dataHasContent = true
         } else if Self.equals(name, "event") {
             // Streams repeat a few types; reuse the last String instead of making one per event.
-            if let last = lastTypeString, lastTypeBytes.elementsEqual(value) {
+            if let last = lastTypeString, lastTypeBytes.withUnsafeBufferPointer({ Self.equals($0, value) }) {
                 eventType = last
             } else {
                 let type = Self.string(value)

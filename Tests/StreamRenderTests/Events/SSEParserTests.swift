@@ -146,9 +146,12 @@ import Testing
 
     @Test func anOversizedEventIsDroppedWithAnErrorAndParsingGoesOn() {
         let big = String(repeating: "x", count: 5000)
-        let p = parse("data: \(big)\n\ndata: ok\n\n", chunk: 7, maximumEventBytes: 1000)
-        #expect(datas(p) == ["ok"])
-        #expect(p.diagnostics == [.eventTooLarge])
+        // Split across chunks (the line is collected) and whole (parsed in place).
+        for chunk in [7, nil] {
+            let p = parse("data: \(big)\n\ndata: ok\n\n", chunk: chunk, maximumEventBytes: 1000)
+            #expect(datas(p) == ["ok"], "chunk \(String(describing: chunk))")
+            #expect(p.diagnostics == [.eventTooLarge], "chunk \(String(describing: chunk))")
+        }
         let lines = String(repeating: "data: 0123456789\n", count: 200)
         let q = parse(lines + "\ndata: after\n\n", maximumEventBytes: 1000)
         #expect(datas(q) == ["after"])
