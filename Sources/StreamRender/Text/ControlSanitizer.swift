@@ -18,36 +18,54 @@ public struct ControlSanitizer: Sendable {
     ///
     /// - Complexity: O(n) in the UTF-8 bytes of `text`.
     public mutating func sanitize(_ text: String, into output: inout String) {
-        var needsWork = pendingCR
-        if !needsWork {
-            for b in text.utf8 where b < 0x20 || b == 0x7F || b == 0xC2 {
-                if b != 0x0A && b != 0x09 { needsWork = true; break }
-            }
-        }
-        if !needsWork {
+        if !needsWork(text) {
             output += text
             return
         }
+        sanitizeScalars(text) { output.unicodeScalars.append($0) }
+    }
+
+    /// Appends the sanitised `text` to `output` as UTF-8.
+    ///
+    /// - Complexity: O(n) in the UTF-8 bytes of `text`.
+    public mutating func sanitize(_ text: String, into output: inout [UInt8]) {
+        if !needsWork(text) {
+            output.append(contentsOf: text.utf8)
+            return
+        }
+        sanitizeScalars(text) { output.append(contentsOf: UTF8.encode($0)!) }
+    }
+
+    /// Whether `text` has anything to replace (most text has not).
+    private func needsWork(_ text: String) -> Bool {
+        if pendingCR { return true }
+        for b in text.utf8 where b < 0x20 || b == 0x7F || b == 0xC2 {
+            if b != 0x0A && b != 0x09 { return true }
+        }
+        return false
+    }
+
+    private mutating func sanitizeScalars(_ text: String, _ append: (Unicode.Scalar) -> Void) {
         for scalar in text.unicodeScalars {
             let v = scalar.value
             if pendingCR {
                 pendingCR = false
-                output.unicodeScalars.append("\n")
+                append("\n")
                 if v == 0x0A { continue }
             }
             switch v {
             case 0x0A, 0x09:
-                output.unicodeScalars.append(scalar)
+                append(scalar)
             case 0x0D:
                 pendingCR = true
             case 0x00..<0x20:
-                output.unicodeScalars.append(Unicode.Scalar(0x2400 + v)!)
+                append(Unicode.Scalar(0x2400 + v)!)
             case 0x7F:
-                output.unicodeScalars.append("\u{2421}")
+                append("\u{2421}")
             case 0x80..<0xA0:
-                output.unicodeScalars.append("\u{FFFD}")
+                append("\u{FFFD}")
             default:
-                output.unicodeScalars.append(scalar)
+                append(scalar)
             }
         }
     }
@@ -70,4 +88,17 @@ public struct ControlSanitizer: Sendable {
             output += "\n"
         }
     }
+
+    /// Ends the text, appending UTF-8; see ``finish(into:)-(String)``.
+    ///
+    /// - Complexity: O(1).
+    public mutating func finish(into output: inout [UInt8]) {
+        if pendingCR {
+            pendingCR = false
+            output.append(0x0A)
+        }
+    }
+
+    /// Whether a CR is held back, waiting to see whether an LF follows.
+    public var isHoldingCR: Bool { pendingCR }
 }

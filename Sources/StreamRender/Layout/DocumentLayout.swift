@@ -1,0 +1,257 @@
+import DequeModule
+
+/// The visual lines of a ``StyledDocument`` at a width, kept up to date
+/// incrementally.
+///
+/// Closed paragraphs keep their lines. The open (last) paragraph is laid out by a
+/// ``ParagraphWrapper`` that only looks at what each update added, so an update
+/// costs time proportional to the new text (plus at most the current line),
+/// whatever the document's length. The lines of the open paragraph that are final
+/// are ``committedLineCount``; its unfinished tail is laid out on demand by
+/// ``provisionalLines(in:)``.
+///
+/// **Resize** re-wraps the open paragraph at once and marks the closed ones stale;
+/// they are re-wrapped from the end backwards as lines are asked for
+/// (``tailLines(_:in:)``), so the first frame after a resize costs what the viewport
+/// shows, not the whole history. ``rewrapStale(in:budget:)`` finishes the rest.
+///
+/// Not thread-safe (it owns ICU iterators).
+public struct DocumentLayout {
+    public private(set) var settings: LayoutSettings
+
+    struct ParagraphLines {
+        var lines: [LineRecord]
+        /// The settings generation the lines were made for; another means stale.
+        var generation: Int
+    }
+
+    private let breakers = LayoutBreakers()
+    /// Lines of closed paragraphs, from `firstParagraph`.
+    private var closed: Deque<ParagraphLines> = []
+    private(set) var firstParagraph = 0
+    /// The paragraph being laid out incrementally (the document's open one).
+    private(set) var openParagraph = 0
+    private var open: ParagraphWrapper
+    private var openLines: [LineRecord] = []
+    private var staleCount = 0
+    /// Bumped by every resize: paragraphs laid out under an older one are stale.
+    private var generation = 0
+
+    /// Visual lines held: closed paragraphs' (stale ones counted at their old width)
+    /// plus the open paragraph's final ones.
+    public private(set) var lineCount = 0
+    /// Visual lines reported final since the start (evicted ones included).
+    public private(set) var committedLineCount = 0
+
+    public init(settings: LayoutSettings) {
+        self.settings = settings
+        open = ParagraphWrapper(settings: settings)
+    }
+
+    var graphemeBreaker: ICUBreaker { breakers.grapheme }
+
+    /// Whether every closed paragraph is laid out at the current width.
+    public var isRewrapComplete: Bool { staleCount == 0 }
+
+    /// Brings the layout up to date with `document`: drops lines of evicted
+    /// paragraphs and lays out what was appended. `commit` is called with each line
+    /// that became final, in order.
+    ///
+    /// - Complexity: amortized O(n + c) in the bytes appended since the last update
+    ///   and the current line's clusters, plus O(k) in paragraphs evicted.
+    public mutating func update(from document: StyledDocument, commit: (VisualLine) -> Void = { _ in }) {
+        while firstParagraph < document.firstParagraph && firstParagraph < openParagraph {
+            let dropped = closed.removeFirst()
+            lineCount -= dropped.lines.count
+            if dropped.generation != generation { staleCount -= 1 }
+            firstParagraph += 1
+        }
+        let numbers = document.paragraphNumbers
+        while openParagraph < numbers.upperBound {
+            let paragraph = document[paragraph: openParagraph]
+            let number = openParagraph
+            if !Self.showsNoLines(number, in: document) {
+                paragraph.text.withUnsafeBufferPointer { text in
+                    open.advance(text, closed: paragraph.isClosed, breakers: breakers) { line in
+                        var line = line
+                        line.paragraph = number
+                        openLines.append(LineRecord(line))
+                        lineCount += 1
+                        committedLineCount += 1
+                        commit(line)
+                    }
+                }
+            }
+            guard paragraph.isClosed else { break }
+            closed.append(ParagraphLines(lines: openLines, generation: generation))
+            openLines = []
+            openParagraph += 1
+            open = ParagraphWrapper(settings: settings)
+        }
+        if firstParagraph < document.firstParagraph { firstParagraph = min(document.firstParagraph, openParagraph) }
+    }
+
+    /// Lays the open paragraph's unfinished tail out as if it ended now: the lines
+    /// a viewport shows after the final ones. Nothing is kept.
+    ///
+    /// - Complexity: O(c + t) in the current line's clusters and the text not yet final.
+    public func provisionalLines(in document: StyledDocument) -> [VisualLine] {
+        guard document.paragraphNumbers.contains(openParagraph) else { return [] }
+        let paragraph = document[paragraph: openParagraph]
+        if paragraph.text.isEmpty { return [] }
+        var copy = open
+        var lines: [VisualLine] = []
+        let number = openParagraph
+        paragraph.text.withUnsafeBufferPointer { text in
+            copy.advance(text, closed: true, breakers: breakers) { line in
+                var line = line
+                line.paragraph = number
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    /// The end of the text of the open paragraph's current line that can no longer
+    /// move to another line, as (paragraph, line start, certain end); nil when every
+    /// paragraph is closed.
+    public var certainTail: (paragraph: Int, start: Int, end: Int)? {
+        if open.isDone { return nil }
+        return (openParagraph, open.lineStart, open.certainEnd)
+    }
+
+    /// Changes the width (or tab size, or policy). The open paragraph is re-wrapped
+    /// now; closed paragraphs are re-wrapped lazily.
+    ///
+    /// - Complexity: O(p) in the paragraphs held plus O(n) in the open paragraph's bytes.
+    public mutating func resize(to settings: LayoutSettings, in document: StyledDocument) {
+        guard settings != self.settings else { return }
+        self.settings = settings
+        generation += 1
+        staleCount = closed.count
+        lineCount -= openLines.count
+        openLines = []
+        open = ParagraphWrapper(settings: settings)
+        update(from: document)
+    }
+
+    /// Re-wraps stale paragraphs, newest first, until `budget` bytes of text were
+    /// re-wrapped (at least one paragraph). Returns whether any stale paragraph remains.
+    ///
+    /// - Complexity: O(b) in the bytes re-wrapped.
+    @discardableResult
+    public mutating func rewrapStale(in document: StyledDocument, budget: Int = .max) -> Bool {
+        var spent = 0
+        var k = closed.count - 1
+        while k >= 0 && staleCount > 0 && spent < budget {
+            if closed[k].generation != generation {
+                spent += rewrap(closedIndex: k, document)
+            }
+            k -= 1
+        }
+        return staleCount > 0
+    }
+
+    private mutating func rewrap(closedIndex k: Int, _ document: StyledDocument) -> Int {
+        let number = firstParagraph + k
+        let paragraph = document[paragraph: number]
+        var lines: [LineRecord] = []
+        if !Self.showsNoLines(number, in: document) {
+            var wrapper = ParagraphWrapper(settings: settings)
+            paragraph.text.withUnsafeBufferPointer { text in
+                wrapper.advance(text, closed: true, breakers: breakers) { lines.append(LineRecord($0)) }
+            }
+        }
+        lineCount += lines.count - closed[k].lines.count
+        closed[k] = ParagraphLines(lines: lines, generation: generation)
+        staleCount -= 1
+        return max(1, paragraph.text.count)
+    }
+
+    /// The last `count` lines (final and provisional), re-wrapping stale paragraphs
+    /// on the way back: what a viewport at the tail shows.
+    ///
+    /// - Complexity: O(v + c + t) in the bytes of the paragraphs visited, the current
+    ///   line and the unfinished tail.
+    public mutating func tailLines(_ count: Int, in document: StyledDocument) -> [VisualLine] {
+        var result = provisionalLines(in: document)
+        var chunks: [[VisualLine]] = []
+        var have = result.count
+        if have < count {
+            let fromOpen = openLines.suffix(count - have).map { $0.line(paragraph: openParagraph) }
+            chunks.append(fromOpen)
+            have += fromOpen.count
+        }
+        var k = closed.count - 1
+        while have < count && k >= 0 {
+            if closed[k].generation != generation { _ = rewrap(closedIndex: k, document) }
+            let number = firstParagraph + k
+            let take = closed[k].lines.suffix(count - have).map { $0.line(paragraph: number) }
+            chunks.append(take)
+            have += take.count
+            k -= 1
+        }
+        result = chunks.reversed().flatMap { $0 } + result
+        return result
+    }
+
+    /// Every line held, final then provisional, re-wrapping whatever is stale.
+    ///
+    /// - Complexity: O(l) in the lines, plus re-wrapping stale paragraphs.
+    public mutating func allLines(in document: StyledDocument) -> [VisualLine] {
+        rewrapStale(in: document)
+        var result: [VisualLine] = []
+        for (k, p) in closed.enumerated() {
+            result.append(contentsOf: p.lines.map { $0.line(paragraph: firstParagraph + k) })
+        }
+        result.append(contentsOf: openLines.map { $0.line(paragraph: openParagraph) })
+        result.append(contentsOf: provisionalLines(in: document))
+        return result
+    }
+
+    /// The empty paragraph after the text's last line end shows nothing (the text
+    /// "a\n" is one line, "" none).
+    static func showsNoLines(_ number: Int, in document: StyledDocument) -> Bool {
+        let paragraph = document[paragraph: number]
+        return paragraph.text.isEmpty && paragraph.isClosed && document.isFinished
+            && number == document.paragraphNumbers.upperBound - 1
+    }
+
+    /// The number of lines of the oldest paragraph held (0 if none is closed).
+    var firstParagraphLineCount: Int { closed.first?.lines.count ?? 0 }
+
+    /// Checks the layout's invariants against `document` (tests call it after every
+    /// mutation): lines are in order, cover each paragraph with only spaces between
+    /// them, and are never wider than the width.
+    public func _invariantCheck(_ document: StyledDocument) {
+        #if STREAMRENDER_INVARIANT_CHECKS
+        precondition(firstParagraph >= document.firstParagraph || firstParagraph == openParagraph)
+        precondition(closed.count == openParagraph - firstParagraph)
+        var total = openLines.count
+        var stale = 0
+        for (k, p) in closed.enumerated() {
+            total += p.lines.count
+            if p.generation != generation { stale += 1; continue }
+            Self.check(p.lines, document[paragraph: firstParagraph + k].text, width: settings.width, complete: true)
+        }
+        precondition(stale == staleCount)
+        precondition(total == lineCount)
+        if document.paragraphNumbers.contains(openParagraph) {
+            Self.check(openLines, document[paragraph: openParagraph].text, width: settings.width, complete: false)
+        }
+        #endif
+    }
+
+    static func check(_ lines: [LineRecord], _ text: [UInt8], width: Int, complete: Bool) {
+        var position = 0
+        for line in lines {
+            precondition(Int(line.start) >= position && line.start <= line.end, "lines are ordered")
+            for b in text[position..<Int(line.start)] { precondition(b == 0x20, "only spaces are dropped between lines") }
+            precondition(line.width <= width && line.width >= 0, "no line is wider than the layout")
+            position = Int(line.end)
+        }
+        if complete, !lines.isEmpty {
+            for b in text[position...] { precondition(b == 0x20, "only spaces are dropped at the end") }
+        }
+    }
+}

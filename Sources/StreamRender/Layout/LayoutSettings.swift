@@ -1,0 +1,77 @@
+/// What a layout depends on besides the text: the width in cells, how tabs expand
+/// and how clusters are measured.
+public struct LayoutSettings: Hashable, Sendable {
+    /// Columns per visual line (at least 1).
+    public var width: Int
+    /// Tabs expand to the next multiple of this many columns (at least 1).
+    public var tabSize: Int
+    public var policy: WidthPolicy
+
+    public init(width: Int, tabSize: Int = 8, policy: WidthPolicy = .grapheme) {
+        precondition(width >= 1, "a layout is at least one column wide")
+        precondition(tabSize >= 1, "a tab stop is at least one column")
+        self.width = width
+        self.tabSize = tabSize
+        self.policy = policy
+    }
+
+    /// The width of a tab that starts at `column` on a line: to the next tab stop,
+    /// cut at the line's end; 0 when the line is full.
+    @inline(__always)
+    func tabWidth(at column: Int) -> Int {
+        min(tabSize - column % tabSize, width - column)
+    }
+}
+
+/// One line of a layout: a byte range of a paragraph shown on one terminal row.
+public struct VisualLine: Hashable, Sendable, CustomStringConvertible {
+    /// The paragraph's number in the document.
+    public var paragraph: Int
+    /// The UTF-8 offset in the paragraph where the line starts.
+    public var start: Int
+    /// Where the line's shown text ends. Spaces between `end` and the next line's
+    /// `start` are the spaces dropped at a wrap (or that did not fit at the end).
+    public var end: Int
+    /// The width of the shown text in columns (never more than the layout's width).
+    public var width: Int
+    /// The line is a single cluster wider than the layout; it is shown as a
+    /// replacement filling the width (U+FFFD then spaces) instead of overflowing.
+    public var isReplacement: Bool
+
+    public init(paragraph: Int, start: Int, end: Int, width: Int, isReplacement: Bool = false) {
+        self.paragraph = paragraph
+        self.start = start
+        self.end = end
+        self.width = width
+        self.isReplacement = isReplacement
+    }
+
+    public var description: String {
+        "¶\(paragraph)[\(start)..<\(end)] w\(width)\(isReplacement ? " replacement" : "")"
+    }
+}
+
+/// A laid-out line without its paragraph number (a paragraph stores its own).
+struct LineRecord: Hashable, Sendable {
+    var start: Int32
+    var end: Int32
+    var width: Int32
+    var isReplacement: Bool
+
+    init(_ line: VisualLine) {
+        start = Int32(line.start)
+        end = Int32(line.end)
+        width = Int32(line.width)
+        isReplacement = line.isReplacement
+    }
+
+    func line(paragraph: Int) -> VisualLine {
+        VisualLine(paragraph: paragraph, start: Int(start), end: Int(end), width: Int(width), isReplacement: isReplacement)
+    }
+}
+
+/// The ICU iterators a layout reuses (opening one per paragraph would dominate).
+final class LayoutBreakers {
+    let grapheme = ICUBreaker(.character)
+    let line = LineBreaker()
+}

@@ -1,0 +1,318 @@
+/// Lays out one paragraph into visual lines, incrementally, as its text grows.
+///
+/// Greedy wrapping: clusters are placed on the current line until one does not
+/// fit; the line then ends at the last line-break opportunity inside it (trailing
+/// spaces dropped) and what follows that opportunity moves to the next line. With
+/// no opportunity inside the line (a word wider than the width) the line ends
+/// between clusters. A wide cluster never straddles the edge; a cluster wider than
+/// the whole width is a line of its own, shown as a replacement. Spaces that do not
+/// fit hang past the edge and are dropped. Tabs expand to the next tab stop, cut at
+/// the edge. A mandatory break (after U+2028, U+2029) ends the line.
+///
+/// **Streaming.** Each call to ``advance(_:closed:breakers:emit:)`` sees the whole
+/// paragraph so far and does work proportional to what is new:
+///
+/// - clusters are segmented from where the last call stopped; the last cluster is
+///   provisional until a later boundary is certain (``GraphemeSegmenter``);
+/// - line-break opportunities are found by scanning from a **restart point** R. An
+///   opportunity at a cluster's start is used only when four whole clusters follow
+///   it inside the scan (UAX #14 looks at most that far ahead), so what later text
+///   can still change is never used. R moves to each opportunity that follows a
+///   space (context before it cannot matter) without rescanning, and is forced
+///   forward after 64 bytes without one (at an opportunity) or 256 bytes (at any
+///   cluster), in which case the scan restarts there. The restart points depend on
+///   the text only, never on how it was cut into deltas, so every chunking gives
+///   the same lines as one pass;
+/// - placing a cluster is O(1) except when a wrap moves the clusters after the last
+///   opportunity to the next line (at most one line's worth).
+///
+/// Lines are reported once final through `emit`; ``certainEnd`` tells how much of
+/// the current line can no longer move.
+struct ParagraphWrapper {
+    let settings: LayoutSettings
+
+    enum Kind: UInt8 { case text, space, tab }
+
+    /// A stable cluster waiting to be placed.
+    struct Cluster {
+        var start: Int32
+        var end: Int32
+        var width: Int32
+        var kind: Kind
+    }
+
+    /// A cluster placed on the current line.
+    struct Placed {
+        var start: Int32
+        var end: Int32
+        /// The column after it.
+        var columnAfter: Int32
+        var kind: Kind
+        var breakBefore: Bool
+        var isReplacement: Bool
+    }
+
+    /// Clusters this far ahead of an opportunity must be known before it is used.
+    static let lookaheadClusters = 4
+    /// A restart is forced this far past R at an opportunity, or at any cluster.
+    static let forcedRestartAtOpportunity = 64
+    static let forcedRestartAnywhere = 256
+    /// Scans look at least this far past R.
+    static let scanWindow = 256
+
+    // Segmentation.
+    private(set) var segmented = 0
+    private var pending: [Cluster] = []
+    private var pendingHead = 0
+
+    // Line-break opportunities, from scanning text[restart..<scanEnd].
+    private var restart = 0
+    private var scanEnd = 0
+    private var scanIsFinal = false
+    private var opportunities: [Int32] = []
+    private var hardBreaks: [Bool] = []
+    private var opportunityCursor = 0
+
+    // The current line.
+    private var line: [Placed] = []
+    private(set) var lineStart = 0
+    private var column = 0
+    private var lastBreakIndex = -1
+    /// Spaces after the last placed cluster that did not fit: offset and count.
+    private var hungStart = 0
+    private var hungCount = 0
+
+    /// Whether the closed paragraph has been laid out completely.
+    private(set) var isDone = false
+
+    init(settings: LayoutSettings) {
+        self.settings = settings
+    }
+
+    /// Lays out what `text` (the whole paragraph so far) added since the last call.
+    /// With `closed`, the paragraph is complete: everything is placed and its last
+    /// line reported.
+    ///
+    /// - Complexity: amortized O(n + c) where n is the bytes added and c the current
+    ///   line's clusters (rescans cover at most a word or ``scanWindow`` bytes).
+    mutating func advance(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
+                          emit: (VisualLine) -> Void) {
+        if isDone { return }
+        segment(text, closed: closed, breakers: breakers)
+        while pendingHead < pending.count {
+            let c = pending[pendingHead]
+            guard let (isBreak, isHard) = status(of: c, text, closed: closed, breakers: breakers) else { break }
+            pendingHead += 1
+            place(c, isBreak: isBreak, isHard: isHard, emit)
+            moveRestart(past: c, isBreak: isBreak, text)
+        }
+        if pendingHead > 256 && pendingHead * 2 > pending.count {
+            pending.removeFirst(pendingHead)
+            pendingHead = 0
+        }
+        if closed && pendingHead == pending.count && segmented == text.count {
+            commitLine(upTo: line.count, trimSpaces: false, nextStart: text.count, emit)
+            isDone = true
+        }
+    }
+
+    /// The offset up to which the current line's text can no longer move to another
+    /// line (text before the line's last opportunity; all of it if it has none;
+    /// trailing spaces excluded, as a wrap would drop them). A plain-text writer may
+    /// print up to here before the line is final.
+    var certainEnd: Int {
+        var k = lastBreakIndex > 0 ? lastBreakIndex : line.count
+        while k > 0 && line[k - 1].kind == .space { k -= 1 }
+        return k > 0 ? Int(line[k - 1].end) : lineStart
+    }
+
+    // MARK: - Segmentation
+
+    private mutating func segment(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers) {
+        guard segmented < text.count, let base = text.baseAddress else { return }
+        let consumed = GraphemeSegmenter.segment(
+            UnsafeBufferPointer(rebasing: text[segmented...]), final: closed, fast: true,
+            policy: settings.policy, breaker: breakers.grapheme
+        ) { bytes, width, isASCIIRun in
+            let start = Int32(bytes.baseAddress! - base)
+            if isASCIIRun {
+                for k in 0..<bytes.count {
+                    let b = bytes[k]
+                    let kind: Kind = b == 0x20 ? .space : b == 0x09 ? .tab : .text
+                    pending.append(Cluster(start: start + Int32(k), end: start + Int32(k + 1),
+                                           width: Int32(DisplayWidth.asciiWidth(b)), kind: kind))
+                }
+            } else {
+                // A space or tab before non-ASCII text comes through ICU, alone.
+                let kind: Kind = bytes.count == 1 && bytes[0] == 0x20 ? .space : bytes.count == 1 && bytes[0] == 0x09 ? .tab : .text
+                pending.append(Cluster(start: start, end: start + Int32(bytes.count), width: Int32(width), kind: kind))
+            }
+        }
+        segmented += consumed
+    }
+
+    // MARK: - Opportunities
+
+    /// Whether there is an opportunity (and whether it is mandatory) before `c`, or
+    /// nil while later text could still change the answer.
+    private mutating func status(of c: Cluster, _ text: UnsafeBufferPointer<UInt8>, closed: Bool,
+                                 breakers: LayoutBreakers) -> (Bool, Bool)? {
+        while !isKnown() {
+            let ahead = pendingHead + Self.lookaheadClusters
+            let lastKnown = pending.count - 1
+            // Scan far enough to see the lookahead clusters (or everything, when the
+            // paragraph is complete and they do not exist).
+            let needed: Int
+            if ahead <= lastKnown {
+                needed = Int(pending[ahead].end)
+            } else if closed && segmented == text.count {
+                needed = text.count
+            } else {
+                return nil  // wait for more text
+            }
+            let end = min(text.count, max(restart + Self.scanWindow, needed))
+            if end <= scanEnd && !(closed && end == text.count && !scanIsFinal) { return nil }
+            scan(text, to: end, closed: closed, breakers: breakers)
+        }
+        let q = c.start
+        while opportunityCursor < opportunities.count && opportunities[opportunityCursor] < q {
+            opportunityCursor += 1
+        }
+        if opportunityCursor < opportunities.count && opportunities[opportunityCursor] == q {
+            return (true, hardBreaks[opportunityCursor])
+        }
+        return (false, false)
+    }
+
+    private func isKnown() -> Bool {
+        if scanIsFinal { return true }
+        let ahead = pendingHead + Self.lookaheadClusters
+        return ahead < pending.count && Int(pending[ahead].end) <= scanEnd
+    }
+
+    private mutating func scan(_ text: UnsafeBufferPointer<UInt8>, to requested: Int, closed: Bool,
+                               breakers: LayoutBreakers) {
+        var end = requested
+        // Never cut a scalar: back up to its first byte.
+        while end < text.count && end > restart && text[end] & 0xC0 == 0x80 { end -= 1 }
+        let final = closed && end == text.count
+        opportunities.removeAll(keepingCapacity: true)
+        hardBreaks.removeAll(keepingCapacity: true)
+        opportunityCursor = 0
+        let origin = restart
+        breakers.line.forEachOpportunity(in: UnsafeBufferPointer(rebasing: text[origin..<end])) { offset, isHard in
+            let at = origin + offset
+            if at < end || final {
+                opportunities.append(Int32(at))
+                hardBreaks.append(isHard)
+            }
+        }
+        scanEnd = end
+        scanIsFinal = final
+    }
+
+    /// Moves the restart point after placing `c` (see the type's documentation).
+    private mutating func moveRestart(past c: Cluster, isBreak: Bool, _ text: UnsafeBufferPointer<UInt8>) {
+        let q = Int(c.start)
+        if q <= restart { return }
+        if isBreak && text[q - 1] == 0x20 {
+            restart = q  // the scan from before stays valid: nothing before a space matters
+        } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity) || q - restart >= Self.forcedRestartAnywhere {
+            restart = q
+            scanEnd = q
+            scanIsFinal = false
+            opportunities.removeAll(keepingCapacity: true)
+            hardBreaks.removeAll(keepingCapacity: true)
+            opportunityCursor = 0
+        }
+    }
+
+    // MARK: - Placing
+
+    private mutating func place(_ c: Cluster, isBreak: Bool, isHard: Bool, _ emit: (VisualLine) -> Void) {
+        if isHard && Int(c.start) > lineStart {
+            commitLine(upTo: line.count, trimSpaces: true, nextStart: Int(c.start), emit)
+        }
+        placeOnLine(c, isBreak: isBreak, emit)
+    }
+
+    /// Places `c` on the current line, wrapping first if it does not fit.
+    private mutating func placeOnLine(_ c: Cluster, isBreak: Bool, _ emit: (VisualLine) -> Void) {
+        let width = settings.width
+        if isBreak && !line.isEmpty { lastBreakIndex = line.count }
+        let w: Int
+        switch c.kind {
+        case .space:
+            // Spaces never wrap: those that do not fit hang past the edge.
+            if hungCount == 0 && column + 1 <= width {
+                append(c, width: 1, isBreak: isBreak)
+            } else {
+                if hungCount == 0 { hungStart = Int(c.start) }
+                hungCount += 1
+            }
+            return
+        case .tab: w = settings.tabWidth(at: column)
+        case .text: w = Int(c.width)
+        }
+        // Nothing joins a replacement: it already fills the line.
+        let fits = line.first?.isReplacement != true && (c.kind == .tab ? w > 0 : column + w <= width)
+        if hungCount == 0 && fits {
+            append(c, width: w, isBreak: isBreak)
+        } else if line.isEmpty && hungCount == 0 {
+            // Wider than the whole line: a replacement filling it.
+            append(c, width: width, isBreak: false, isReplacement: true)
+        } else {
+            wrap(before: c, emit)
+            placeOnLine(c, isBreak: false, emit)
+        }
+    }
+
+    private mutating func append(_ c: Cluster, width w: Int, isBreak: Bool, isReplacement: Bool = false) {
+        column += w
+        line.append(Placed(start: c.start, end: c.end, columnAfter: Int32(column), kind: c.kind,
+                           breakBefore: isBreak && !line.isEmpty, isReplacement: isReplacement))
+    }
+
+    /// Ends the current line before `c`: at the last opportunity inside it, or right
+    /// before `c` if there is none; then moves what followed the opportunity down.
+    private mutating func wrap(before c: Cluster, _ emit: (VisualLine) -> Void) {
+        guard lastBreakIndex > 0 && lastBreakIndex < line.count else {
+            // The break is right before `c` (spaces hanging before it are dropped), or
+            // there is none: the line keeps everything placed.
+            commitLine(upTo: line.count, trimSpaces: true, nextStart: Int(c.start), emit)
+            return
+        }
+        let moved = Array(line[lastBreakIndex...])
+        var previousColumn = line[lastBreakIndex - 1].columnAfter
+        let (hungAt, hung) = (hungStart, hungCount)
+        commitLine(upTo: lastBreakIndex, trimSpaces: true, nextStart: Int(moved[0].start), emit)
+        for (k, p) in moved.enumerated() {
+            // Tabs are re-measured where they land; a replacement stays one.
+            let w = p.isReplacement ? Int32(settings.width + 1) : p.columnAfter - previousColumn
+            previousColumn = p.columnAfter
+            placeOnLine(Cluster(start: p.start, end: p.end, width: w, kind: p.kind), isBreak: p.breakBefore && k > 0, emit)
+        }
+        for s in 0..<hung {
+            let at = Int32(hungAt + s)
+            placeOnLine(Cluster(start: at, end: at + 1, width: 1, kind: .space), isBreak: false, emit)
+        }
+    }
+
+    /// Reports the line made of the first `count` placed clusters and starts the next
+    /// line at `nextStart`.
+    private mutating func commitLine(upTo count: Int, trimSpaces: Bool, nextStart: Int, _ emit: (VisualLine) -> Void) {
+        var k = count
+        if trimSpaces {
+            while k > 0 && line[k - 1].kind == .space { k -= 1 }
+        }
+        let end = k > 0 ? Int(line[k - 1].end) : lineStart
+        let width = k > 0 ? Int(line[k - 1].columnAfter) : 0
+        emit(VisualLine(paragraph: 0, start: lineStart, end: end, width: width,
+                        isReplacement: k == 1 && line[0].isReplacement))
+        line.removeAll(keepingCapacity: true)
+        lineStart = nextStart
+        column = 0
+        lastBreakIndex = -1
+        hungCount = 0
+    }
+}

@@ -1,0 +1,188 @@
+/// How much history a ``WrappedDocument`` keeps. When a limit is passed the oldest
+/// paragraphs are evicted whole (the open paragraph never is; a paragraph is at
+/// most ``StyledDocument/maximumParagraphBytes`` long, so memory stays bounded).
+public struct HistoryLimits: Hashable, Sendable {
+    /// Keep at most about this many visual lines (nil: no limit).
+    public var maximumLines: Int?
+    /// Keep at most about this many bytes of text (nil: no limit).
+    public var maximumBytes: Int?
+
+    public init(maximumLines: Int? = nil, maximumBytes: Int? = nil) {
+        self.maximumLines = maximumLines
+        self.maximumBytes = maximumBytes
+    }
+
+    /// 100,000 lines and 32 MiB: far more than a screen's scrollback, flat for
+    /// endless streams.
+    public static let standard = HistoryLimits(maximumLines: 100_000, maximumBytes: 32 << 20)
+    /// Keep everything (memory grows with the stream).
+    public static let unlimited = HistoryLimits()
+}
+
+/// The streamed answer, styled and laid out at a width, with bounded history: the
+/// document and its layout kept in step.
+///
+/// ```swift
+/// var view = WrappedDocument(settings: LayoutSettings(width: 80))
+/// view.append("Hello, ") { line in print(view.plainText(of: line)) }
+/// ```
+///
+/// Every mutation costs time proportional to its own size (plus at most the
+/// current line), whatever the document's length.
+public struct WrappedDocument {
+    public private(set) var document: StyledDocument
+    public private(set) var layout: DocumentLayout
+    public var limits: HistoryLimits
+    /// Visual lines evicted so far (as they were laid out when evicted).
+    public private(set) var evictedLines = 0
+
+    public init(settings: LayoutSettings, limits: HistoryLimits = .standard,
+                maximumParagraphBytes: Int = 1 << 20) {
+        document = StyledDocument(maximumParagraphBytes: maximumParagraphBytes)
+        layout = DocumentLayout(settings: settings)
+        self.limits = limits
+    }
+
+    /// Paragraphs and bytes evicted so far.
+    public var evictedParagraphs: Int { document.evictedParagraphs }
+    public var evictedBytes: Int { document.evictedBytes }
+
+    /// Appends `text` in `style`; `commit` sees each visual line that became final.
+    ///
+    /// - Complexity: amortized O(n + c) in the bytes of `text` and the current
+    ///   line's clusters, plus O(k) in paragraphs evicted.
+    public mutating func append(_ text: String, style: StyleID = .plain, commit: (VisualLine) -> Void = { _ in }) {
+        document.append(text, style: style)
+        layout.update(from: document, commit: commit)
+        enforceLimits()
+    }
+
+    /// Appends `text` in `style`, interning the style.
+    ///
+    /// - Complexity: as ``append(_:style:commit:)-(String,StyleID,_)``, plus one hash of the style.
+    public mutating func append(_ text: String, style: Style, commit: (VisualLine) -> Void = { _ in }) {
+        append(text, style: document.styles.intern(style), commit: commit)
+    }
+
+    /// Ends the text: the last lines become final.
+    ///
+    /// - Complexity: O(c + t) in the current line and the unfinished tail.
+    public mutating func finish(commit: (VisualLine) -> Void = { _ in }) {
+        document.finish()
+        layout.update(from: document, commit: commit)
+        enforceLimits()
+    }
+
+    /// Restyles `range` (layout does not depend on style, so nothing is re-wrapped).
+    ///
+    /// - Complexity: as ``StyledDocument/restyle(_:to:)``.
+    public mutating func restyle(_ range: Range<TextPosition>, to style: StyleID) {
+        document.restyle(range, to: style)
+    }
+
+    /// Interns `style` in the document's style table.
+    ///
+    /// - Complexity: O(1) on average.
+    public mutating func intern(_ style: Style) -> StyleID {
+        document.styles.intern(style)
+    }
+
+    /// Re-wraps at new settings, viewport first (see ``DocumentLayout``).
+    ///
+    /// - Complexity: O(p + n) in the paragraphs held and the open paragraph's bytes.
+    public mutating func resize(to settings: LayoutSettings) {
+        layout.resize(to: settings, in: document)
+    }
+
+    /// The last `count` lines, re-wrapping only what they need after a resize.
+    ///
+    /// - Complexity: O(v + c + t): the bytes of the paragraphs visited, the current
+    ///   line and the unfinished tail.
+    public mutating func tailLines(_ count: Int) -> [VisualLine] {
+        layout.tailLines(count, in: document)
+    }
+
+    /// Every line held, final then provisional.
+    ///
+    /// - Complexity: O(l) in the lines held, plus re-wrapping stale paragraphs.
+    public mutating func allLines() -> [VisualLine] {
+        layout.allLines(in: document)
+    }
+
+    private mutating func enforceLimits() {
+        while document.paragraphNumbers.count > 1 && layout.firstParagraph < layout.openParagraph {
+            let overLines = limits.maximumLines.map { layout.lineCount > $0 } ?? false
+            let overBytes = limits.maximumBytes.map { document.byteCount > $0 } ?? false
+            guard overLines || overBytes else { return }
+            evictedLines += layout.firstParagraphLineCount
+            document.evictParagraphs(before: document.firstParagraph + 1)
+            layout.update(from: document)
+        }
+    }
+
+    /// The text of `line` as plain characters: tabs expanded to spaces, a
+    /// replacement line as U+FFFD and spaces. Empty if its paragraph was evicted.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    public func plainText(of line: VisualLine) -> String {
+        plainText(paragraph: line.paragraph, from: line.start, to: line.end, startColumn: 0,
+                  isReplacement: line.isReplacement).text
+    }
+
+    /// The plain characters of part of a line: bytes `from..<to` of a paragraph
+    /// starting at `startColumn`, tabs expanded as the layout expands them.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    public func plainText(paragraph number: Int, from: Int, to: Int, startColumn: Int,
+                          isReplacement: Bool = false) -> (text: String, endColumn: Int) {
+        let settings = layout.settings
+        if isReplacement {
+            return ("\u{FFFD}" + String(repeating: " ", count: max(0, settings.width - 1)), settings.width)
+        }
+        guard document.paragraphNumbers.contains(number), from < to else { return ("", startColumn) }
+        let paragraph = document[paragraph: number]
+        return paragraph.text.withUnsafeBufferPointer { buf in
+            let slice = UnsafeBufferPointer(rebasing: buf[from..<min(to, buf.count)])
+            guard slice.contains(0x09) else {
+                // No tab: the columns are only needed for the caller's next piece.
+                var width = 0
+                _ = GraphemeSegmenter.segment(slice, final: true, fast: true, policy: settings.policy,
+                                              breaker: layout.graphemeBreaker) { _, w, _ in width += w }
+                return (String(decoding: slice, as: UTF8.self), startColumn + width)
+            }
+            var out: [UInt8] = []
+            var column = startColumn
+            _ = GraphemeSegmenter.segment(slice, final: true, fast: true, policy: settings.policy,
+                                          breaker: layout.graphemeBreaker) { bytes, w, isRun in
+                if !isRun {
+                    out.append(contentsOf: bytes)
+                    column += w
+                    return
+                }
+                for b in bytes {
+                    if b == 0x09 {
+                        let tab = max(0, settings.tabWidth(at: column))
+                        out.append(contentsOf: repeatElement(0x20, count: tab))
+                        column += tab
+                    } else {
+                        out.append(b)
+                        column += DisplayWidth.asciiWidth(b)
+                    }
+                }
+            }
+            return (String(decoding: out, as: UTF8.self), column)
+        }
+    }
+
+    /// Checks the document's and the layout's invariants (tests call it after every mutation).
+    public func _invariantCheck() {
+        document._invariantCheck()
+        layout._invariantCheck(document)
+        #if STREAMRENDER_INVARIANT_CHECKS
+        if let maximumLines = limits.maximumLines, document.paragraphNumbers.count > 1,
+           layout.firstParagraph < layout.openParagraph {
+            precondition(layout.lineCount <= maximumLines, "history stays within its line limit")
+        }
+        #endif
+    }
+}

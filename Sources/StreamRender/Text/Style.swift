@@ -1,0 +1,60 @@
+/// A terminal colour: the terminal's default, one of the 16 ANSI colours, an entry
+/// of the 256-colour palette, or 24-bit RGB.
+///
+/// The ANSI encoder downgrades colours the terminal cannot show; the document keeps
+/// what was asked for.
+public enum StyleColor: Hashable, Sendable {
+    /// The terminal's own foreground or background.
+    case `default`
+    /// One of the 16 ANSI colours: 0-7 normal, 8-15 bright.
+    case ansi(UInt8)
+    /// An entry of the 256-colour palette.
+    case palette(UInt8)
+    /// A 24-bit colour.
+    case rgb(UInt8, UInt8, UInt8)
+
+    public static let black = StyleColor.ansi(0)
+    public static let red = StyleColor.ansi(1)
+    public static let green = StyleColor.ansi(2)
+    public static let yellow = StyleColor.ansi(3)
+    public static let blue = StyleColor.ansi(4)
+    public static let magenta = StyleColor.ansi(5)
+    public static let cyan = StyleColor.ansi(6)
+    public static let white = StyleColor.ansi(7)
+}
+
+/// How text looks: colours, attributes and an optional hyperlink target.
+///
+/// Documents do not store a `Style` per character: a ``StyleTable`` interns each
+/// distinct style once and text carries its small ``StyleID``.
+public struct Style: Hashable, Sendable {
+    /// Text attributes that can be combined.
+    public struct Attributes: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let bold = Attributes(rawValue: 1 << 0)
+        public static let dim = Attributes(rawValue: 1 << 1)
+        public static let italic = Attributes(rawValue: 1 << 2)
+        public static let underline = Attributes(rawValue: 1 << 3)
+        public static let strikethrough = Attributes(rawValue: 1 << 4)
+        public static let inverse = Attributes(rawValue: 1 << 5)
+    }
+
+    public var foreground: StyleColor
+    public var background: StyleColor
+    public var attributes: Attributes
+    /// The target of an OSC 8 hyperlink over this text, if any.
+    public var hyperlink: String?
+
+    public init(foreground: StyleColor = .default, background: StyleColor = .default,
+                attributes: Attributes = [], hyperlink: String? = nil) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+        self.hyperlink = hyperlink
+    }
+
+    /// The terminal's default look: no colour, no attribute, no link.
+    public static let plain = Style()
+}

@@ -1,0 +1,300 @@
+import DequeModule
+
+/// A place in a ``StyledDocument``: a paragraph's number (counted from the start of
+/// the stream, evicted paragraphs included) and a UTF-8 offset inside it.
+public struct TextPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var paragraph: Int
+    public var offset: Int
+
+    public init(paragraph: Int, offset: Int) {
+        self.paragraph = paragraph
+        self.offset = offset
+    }
+
+    public static func < (a: TextPosition, b: TextPosition) -> Bool {
+        (a.paragraph, a.offset) < (b.paragraph, b.offset)
+    }
+
+    public var description: String { "\(paragraph):\(offset)" }
+}
+
+/// The streamed answer as styled text: paragraphs (hard lines) of sanitised UTF-8
+/// with style runs, growing at the end.
+///
+/// - Text is **sanitised on the way in** (see ``ControlSanitizer``): CR LF and a
+///   lone CR end a paragraph like LF; TAB is kept for layout; every other control,
+///   DEL and ESC becomes a visible symbol. No byte of content can reach a terminal
+///   as a control sequence.
+/// - The last paragraph is open; an LF closes it and opens the next. A paragraph
+///   that grows past ``maximumParagraphBytes`` without an LF is closed at the last
+///   scalar boundary within the limit (``Paragraph/endsWithLineFeed`` is false), so
+///   an endless line cannot hold memory forever.
+/// - The end of the text is provisional: its last grapheme cluster may still be
+///   extended by the next delta. The layout treats it so.
+/// - ``evictParagraphs(before:)`` drops the oldest paragraphs whole; numbering goes on
+///   from where it was, and what was dropped is counted.
+public struct StyledDocument: Sendable {
+    /// One hard line of text.
+    public struct Paragraph: Sendable {
+        /// Sanitised UTF-8, without the line end.
+        public internal(set) var text: [UInt8] = []
+        /// Style runs: each covers the bytes from the previous run's end to its own.
+        var runs: [StyleRun] = []
+        /// Whether the paragraph is complete (a line end or the end of the text followed).
+        public internal(set) var isClosed = false
+        /// Whether an LF ended it (false when it was split at the size limit or is open).
+        public internal(set) var endsWithLineFeed = false
+
+        /// The style runs as byte ranges.
+        ///
+        /// - Complexity: O(r) in the runs.
+        public var styleRuns: [(range: Range<Int>, style: StyleID)] {
+            var start = 0
+            return runs.map { run in
+                defer { start = run.end }
+                return (start..<run.end, run.style)
+            }
+        }
+
+        /// The style of the byte at `offset`.
+        ///
+        /// - Complexity: O(log r) in the runs.
+        public func style(at offset: Int) -> StyleID {
+            var lo = 0, hi = runs.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if runs[mid].end <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < runs.count ? runs[lo].style : .plain
+        }
+
+        /// Restyles `bytes` (clamped to the text).
+        mutating func restyle(_ bytes: Range<Int>, _ style: StyleID) {
+            let lo = max(0, bytes.lowerBound), hi = min(text.count, bytes.upperBound)
+            if lo >= hi { return }
+            // Runs that end at or before `lo` are untouched: find the first that ends after.
+            var first = 0, top = runs.count
+            while first < top {
+                let mid = (first + top) / 2
+                if runs[mid].end <= lo { first = mid + 1 } else { top = mid }
+            }
+            var rebuilt: [StyleRun] = []
+            var start = first == 0 ? 0 : runs[first - 1].end
+            var placed = false
+            for run in runs[first...] {
+                if start < lo { rebuilt.append(StyleRun(end: min(run.end, lo), style: run.style)) }
+                if !placed && run.end > lo {
+                    rebuilt.append(StyleRun(end: hi, style: style))
+                    placed = true
+                }
+                if run.end > hi { rebuilt.append(StyleRun(end: run.end, style: run.style)) }
+                start = run.end
+            }
+            runs.replaceSubrange(first..., with: rebuilt)
+            // Merge neighbours that ended up with the same style.
+            var k = max(0, first - 1)
+            while k + 1 < runs.count {
+                if runs[k].style == runs[k + 1].style {
+                    runs[k].end = runs[k + 1].end
+                    runs.remove(at: k + 1)
+                } else {
+                    k += 1
+                }
+            }
+        }
+    }
+
+    struct StyleRun: Sendable, Equatable {
+        var end: Int
+        var style: StyleID
+    }
+
+    /// A paragraph longer than this without a line end is split (at a scalar boundary).
+    public let maximumParagraphBytes: Int
+
+    /// The interned styles of the document's text.
+    public var styles = StyleTable()
+
+    private(set) var paragraphs: Deque<Paragraph> = [Paragraph()]
+    /// The number of the first paragraph still held (= paragraphs evicted so far).
+    public private(set) var firstParagraph = 0
+    private var sanitizer = ControlSanitizer()
+    private var scratch: [UInt8] = []
+
+    /// Bytes of text held (line ends not counted).
+    public private(set) var byteCount = 0
+    /// Bytes of text appended since the start (after sanitising).
+    public private(set) var totalBytes = 0
+    /// Paragraphs and bytes evicted so far.
+    public private(set) var evictedParagraphs = 0
+    public private(set) var evictedBytes = 0
+    /// Whether ``finish()`` was called.
+    public private(set) var isFinished = false
+
+    public init(maximumParagraphBytes: Int = 1 << 20) {
+        precondition(maximumParagraphBytes >= 4, "a paragraph must hold at least one scalar")
+        self.maximumParagraphBytes = maximumParagraphBytes
+    }
+
+    /// The numbers of the paragraphs held: `firstParagraph ..< firstParagraph + count`.
+    /// The last one is the open paragraph (it may be empty).
+    public var paragraphNumbers: Range<Int> { firstParagraph..<(firstParagraph + paragraphs.count) }
+
+    /// The paragraph numbered `number`.
+    ///
+    /// - Precondition: `number` is in ``paragraphNumbers``.
+    /// - Complexity: O(1).
+    public subscript(paragraph number: Int) -> Paragraph {
+        paragraphs[number - firstParagraph]
+    }
+
+    /// The position just after the last byte of text.
+    public var endPosition: TextPosition {
+        TextPosition(paragraph: firstParagraph + paragraphs.count - 1, offset: paragraphs[paragraphs.count - 1].text.count)
+    }
+
+    /// Appends `text` in `style`, sanitising it.
+    ///
+    /// - Complexity: amortized O(n) in the UTF-8 bytes of `text`.
+    public mutating func append(_ text: String, style: StyleID = .plain) {
+        precondition(!isFinished, "append after finish")
+        scratch.removeAll(keepingCapacity: true)
+        sanitizer.sanitize(text, into: &scratch)
+        appendSanitised(style)
+    }
+
+    /// Appends `text` in `style`, interning the style.
+    ///
+    /// - Complexity: amortized O(n) in the UTF-8 bytes of `text`, plus one hash of the style.
+    public mutating func append(_ text: String, style: Style) {
+        append(text, style: styles.intern(style))
+    }
+
+    /// Ends the text: a held-back CR becomes a line end and the last paragraph closes.
+    ///
+    /// - Complexity: O(1).
+    public mutating func finish() {
+        if isFinished { return }
+        scratch.removeAll(keepingCapacity: true)
+        sanitizer.finish(into: &scratch)
+        let style = paragraphs[paragraphs.count - 1].runs.last?.style ?? .plain
+        appendSanitised(style)
+        paragraphs[paragraphs.count - 1].isClosed = true
+        isFinished = true
+    }
+
+    private mutating func appendSanitised(_ style: StyleID) {
+        scratch.withUnsafeBufferPointer { buf in
+            var i = 0
+            let n = buf.count
+            while i < n {
+                var j = i
+                while j < n && buf[j] != 0x0A { j += 1 }
+                appendToOpenParagraph(UnsafeBufferPointer(rebasing: buf[i..<j]), style)
+                if j < n {
+                    closeOpenParagraph(lineFeed: true)
+                    j += 1
+                }
+                i = j
+            }
+        }
+    }
+
+    private mutating func appendToOpenParagraph(_ bytes: UnsafeBufferPointer<UInt8>, _ style: StyleID) {
+        var rest = bytes
+        while !rest.isEmpty {
+            let last = paragraphs.count - 1
+            let room = maximumParagraphBytes - paragraphs[last].text.count
+            if rest.count <= room {
+                appendBytes(rest, style)
+                return
+            }
+            // Split at the last scalar boundary within the limit (never inside a scalar).
+            var cut = max(0, room)
+            while cut > 0 && rest[cut] & 0xC0 == 0x80 { cut -= 1 }
+            appendBytes(UnsafeBufferPointer(rebasing: rest[0..<cut]), style)
+            closeOpenParagraph(lineFeed: false)
+            rest = UnsafeBufferPointer(rebasing: rest[cut...])
+        }
+    }
+
+    private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ style: StyleID) {
+        if bytes.isEmpty { return }
+        let last = paragraphs.count - 1
+        paragraphs[last].text.append(contentsOf: bytes)
+        let end = paragraphs[last].text.count
+        if let r = paragraphs[last].runs.indices.last, paragraphs[last].runs[r].style == style {
+            paragraphs[last].runs[r].end = end
+        } else {
+            paragraphs[last].runs.append(StyleRun(end: end, style: style))
+        }
+        byteCount += bytes.count
+        totalBytes += bytes.count
+    }
+
+    private mutating func closeOpenParagraph(lineFeed: Bool) {
+        let last = paragraphs.count - 1
+        paragraphs[last].isClosed = true
+        paragraphs[last].endsWithLineFeed = lineFeed
+        paragraphs.append(Paragraph())
+    }
+
+    /// Gives the text in `range` the style `style` (the markdown and highlighting
+    /// layers restyle the growing tail this way). Evicted parts are ignored.
+    ///
+    /// - Complexity: O(p + r) in the paragraphs spanned and the runs from the range's
+    ///   start to the end of each; restyling the tail of the last paragraph is O(runs touched).
+    public mutating func restyle(_ range: Range<TextPosition>, to style: StyleID) {
+        let first = max(range.lowerBound.paragraph, firstParagraph)
+        let last = min(range.upperBound.paragraph, firstParagraph + paragraphs.count - 1)
+        guard first <= last else { return }
+        for number in first...last {
+            let k = number - firstParagraph
+            let lo = number == range.lowerBound.paragraph ? range.lowerBound.offset : 0
+            let hi = number == range.upperBound.paragraph ? range.upperBound.offset : paragraphs[k].text.count
+            paragraphs[k].restyle(lo..<hi, style)
+        }
+    }
+
+    /// Drops every paragraph numbered below `number` (never the open one).
+    ///
+    /// - Complexity: O(k) in the paragraphs dropped.
+    public mutating func evictParagraphs(before number: Int) {
+        let target = min(number, firstParagraph + paragraphs.count - 1)
+        while firstParagraph < target {
+            let dropped = paragraphs.removeFirst()
+            byteCount -= dropped.text.count
+            evictedBytes += dropped.text.count
+            evictedParagraphs += 1
+            firstParagraph += 1
+        }
+    }
+
+    /// Checks the document's invariants (tests call it after every mutation).
+    public func _invariantCheck() {
+        #if STREAMRENDER_INVARIANT_CHECKS
+        precondition(!paragraphs.isEmpty, "there is always an open paragraph")
+        precondition(firstParagraph == evictedParagraphs)
+        var bytes = 0
+        for (k, p) in paragraphs.enumerated() {
+            let isLast = k == paragraphs.count - 1
+            precondition(p.isClosed == (!isLast || isFinished), "only the last paragraph is open")
+            precondition(!p.endsWithLineFeed || p.isClosed)
+            precondition(!p.text.contains(0x0A), "no line feed inside a paragraph")
+            precondition(p.text.count <= maximumParagraphBytes)
+            for b in p.text where b < 0x20 || b == 0x7F { precondition(b == 0x09, "no control byte in text") }
+            precondition(String(validating: p.text, as: UTF8.self) != nil, "text is valid UTF-8")
+            var end = 0
+            for (r, run) in p.runs.enumerated() {
+                precondition(run.end > end, "runs are non-empty and ordered")
+                if r > 0 { precondition(p.runs[r - 1].style != run.style, "neighbouring runs differ") }
+                precondition(Int(run.style.rawValue) < styles.count, "run style is in the table")
+                end = run.end
+            }
+            precondition(end == p.text.count, "runs cover the text")
+            bytes += p.text.count
+        }
+        precondition(bytes == byteCount)
+        #endif
+    }
+}
