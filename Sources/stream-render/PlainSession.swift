@@ -6,13 +6,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Plain-text output: the answer's text on standard output as it arrives,
-/// sanitised so no control sequence from the model reaches the terminal.
+/// Plain-text output: the answer's text on standard output as it arrives (wrapped
+/// or not, by its ``AnswerWriter``), sanitised so no control sequence from the
+/// model reaches the terminal.
 struct PlainSession {
     private var decoder: ResponseDecoder
     private let output: OutputStreams
     private let showThinking: Bool
-    private var answerSanitizer = ControlSanitizer()
+    private var answer: any AnswerWriter
     private var thinkingSanitizer = ControlSanitizer()
     private var thinkingOpen = false
     private var thinkingEndsInNewline = true
@@ -23,10 +24,12 @@ struct PlainSession {
 
     var bytesIn: Int { decoder.bytesIn }
 
-    init(format: ResponseDecoder.Format, maxEventBytes: Int, showThinking: Bool, output: OutputStreams) {
+    init(format: ResponseDecoder.Format, maxEventBytes: Int, showThinking: Bool, output: OutputStreams,
+         answer: any AnswerWriter) {
         decoder = ResponseDecoder(format: format, maximumEventBytes: maxEventBytes)
         self.showThinking = showThinking
         self.output = output
+        self.answer = answer
     }
 
     mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -46,10 +49,8 @@ struct PlainSession {
         var outputs: [ResponseDecoder.Output] = []
         decoder.finish { outputs.append($0) }
         for item in outputs { handle(item) }
-        var tail = ""
-        answerSanitizer.finish(into: &tail)
-        output.answer(tail)
         closeThinking()
+        answer.finish()
         output.flush()
         if output.stdoutIsTerminal, let last = output.lastStdoutByte, last != 0x0A {
             output.answer("\n")  // leave the shell prompt on its own line
@@ -99,7 +100,7 @@ struct PlainSession {
             switch kind {
             case .text, .refusal:
                 closeThinking()
-                output.answer(answerSanitizer.sanitize(text))
+                answer.write(text)
             case .thinking:
                 if !thinkingOpen {
                     thinkingOpen = true
@@ -138,7 +139,7 @@ struct PlainSession {
     }
 
     private mutating func writeThinking(_ text: String) {
-        if showThinking { output.answer(text) } else { output.side(text) }
+        if showThinking { answer.write(text) } else { output.side(text) }
     }
 
     private mutating func closeThinking() {
@@ -162,6 +163,7 @@ struct PlainSession {
         ]
         let usage = decoder.usage
         lines.append("usage: input \(usage.inputTokens.map(String.init) ?? "?") tokens, output \(usage.outputTokens.map(String.init) ?? "?") tokens")
+        lines.append(contentsOf: answer.statistics)
         output.flush()
         FileDescriptorWriter.write(STDERR_FILENO, lines.map { "stream-render: " + $0 }.joined(separator: "\n") + "\n")
     }

@@ -8,6 +8,7 @@ import Darwin
 #endif
 
 extension ResponseDecoder.Format: ExpressibleByArgument {}
+extension WidthPolicy.Mode: ExpressibleByArgument {}
 
 /// Exit statuses: a public contract that scripts depend on.
 enum ExitStatus: Int32 {
@@ -24,7 +25,9 @@ struct StreamRenderCommand: ParsableCommand {
         abstract: "Render a streaming LLM answer (server-sent events or text) as it arrives.",
         discussion: """
         Reads FILE, or standard input when FILE is absent or '-', and prints the answer's \
-        text as it arrives. With no FILE and a terminal on standard input, shows a built-in demo.
+        text as it arrives, wrapped at --width columns (each line once it is final, the \
+        current line as far as it can no longer change). With no FILE and a terminal on \
+        standard input, shows a built-in demo.
 
           curl -N https://api.anthropic.com/v1/messages ... | stream-render
           stream-render answer.sse
@@ -51,6 +54,18 @@ struct StreamRenderCommand: ParsableCommand {
     @Option(help: "The largest server-sent event accepted, in bytes; larger ones are dropped with an error.")
     var maxEventBytes: Int = 16 << 20
 
+    @Option(help: "Wrap the answer at N columns (default: the terminal's width when standard output is a terminal, else 80; 0: do not wrap).")
+    var width: Int?
+
+    @Option(help: "How wide characters are: grapheme (a cluster is one run of cells, as modern terminals do) or wcwidth (the sum of its characters, as legacy terminals do).")
+    var widthPolicy: WidthPolicy.Mode = .grapheme
+
+    @Option(help: "Tabs expand to the next multiple of N columns.")
+    var tabSize: Int = 8
+
+    @Option(help: "Keep at most about N wrapped lines of history; older paragraphs are dropped whole (default 100000).")
+    var maxLines: Int?
+
     @Flag(help: "Show the built-in demo (also the default with no FILE when standard input is a terminal).")
     var demo = false
 
@@ -60,13 +75,17 @@ struct StreamRenderCommand: ParsableCommand {
     func validate() throws {
         if maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
         if demoDelayMs < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
+        if let width, width < 0 { throw ValidationError("--width must be 0 (no wrapping) or more") }
+        if tabSize < 1 { throw ValidationError("--tab-size must be at least 1") }
+        if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
     }
 
     func run() throws {
         // A closed pipe (`| head`) must end the program quietly, not kill it.
         signal(SIGPIPE, SIG_IGN)
         let output = OutputStreams()
-        var session = PlainSession(format: format, maxEventBytes: maxEventBytes, showThinking: showThinking, output: output)
+        var session = PlainSession(format: format, maxEventBytes: maxEventBytes, showThinking: showThinking,
+                                   output: output, answer: answerWriter(output))
 
         if demo || (file == nil && isatty(STDIN_FILENO) != 0) {
             for chunk in Demo.sseChunks() {
@@ -102,6 +121,27 @@ struct StreamRenderCommand: ParsableCommand {
         let status = session.finish()
         if stats { session.printStats() }
         if status != .complete { throw ExitCode(status.rawValue) }
+    }
+}
+
+extension StreamRenderCommand {
+    /// The columns to wrap at: `--width`, else the terminal's, else 80.
+    func resolvedWidth(_ output: OutputStreams) -> Int {
+        if let width { return width }
+        if output.stdoutIsTerminal {
+            var size = winsize()
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        return 80
+    }
+
+    func answerWriter(_ output: OutputStreams) -> any AnswerWriter {
+        let columns = resolvedWidth(output)
+        if columns == 0 { return RawAnswerWriter(output: output) }
+        var limits = HistoryLimits.standard
+        if let maxLines { limits.maximumLines = maxLines }
+        let settings = LayoutSettings(width: columns, tabSize: tabSize, policy: WidthPolicy(mode: widthPolicy))
+        return WrappedAnswerWriter(output: output, settings: settings, limits: limits)
     }
 }
 

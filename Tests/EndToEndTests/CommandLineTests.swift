@@ -1,4 +1,5 @@
 import Foundation
+import StreamRender
 import Testing
 
 /// Runs the built `stream-render` on the fixtures, as a user's script would.
@@ -47,15 +48,56 @@ import Testing
 
     @Test(arguments: ["coding-answer.anthropic.sse", "coding-answer.openai.sse"])
     func printsExactlyTheAnswerText(_ name: String) throws {
-        let r = try Self.run([Self.fixture("sse/\(name)")])
+        // --width 0 turns wrapping off: the answer's text exactly as it arrived.
+        let r = try Self.run(["--width", "0", Self.fixture("sse/\(name)")])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == Self.data("answers/coding-answer.md"))
         #expect(r.stderr.isEmpty)
     }
 
+    /// What the library's plain printer makes of `text` in one pass.
+    static func wrapped(_ text: String, _ settings: LayoutSettings) -> Data {
+        var printer = PlainTextPrinter(settings: settings)
+        return Data((printer.append(text) + printer.finish()).utf8)
+    }
+
+    @Test(arguments: ["coding-answer.anthropic.sse", "coding-answer.openai.sse"])
+    func wrapsAtEightyColumnsIntoAPipeByDefault(_ name: String) throws {
+        let r = try Self.run([Self.fixture("sse/\(name)")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let answer = String(decoding: Self.data("answers/coding-answer.md"), as: UTF8.self)
+        #expect(r.stdout == Self.wrapped(answer, LayoutSettings(width: 80)))
+        let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        #expect(lines.contains { $0.count > 70 })  // it is wrapped, not chopped short
+    }
+
+    @Test func widthPolicyAndTabSizeShapeTheLines() throws {
+        let text = "名前\tvalue 👨‍👩‍👧 " + String(repeating: "wide 中文 ", count: 12) + "\n\tindented\n"
+        let input = Data(text.utf8)
+        for (policy, mode) in [("grapheme", WidthPolicy.grapheme), ("wcwidth", WidthPolicy.wcwidth)] {
+            let r = try Self.run(["--format", "text", "--width", "17", "--tab-size", "4", "--width-policy", policy], stdin: input)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout == Self.wrapped(text, LayoutSettings(width: 17, tabSize: 4, policy: mode)), "\(policy)")
+        }
+        let grapheme = try Self.run(["--format", "text", "--width", "17", "--width-policy", "grapheme"], stdin: input)
+        let wcwidth = try Self.run(["--format", "text", "--width", "17", "--width-policy", "wcwidth"], stdin: input)
+        #expect(grapheme.stdout != wcwidth.stdout)  // the family emoji is 2 columns or 6
+    }
+
+    @Test func maxLinesBoundsTheHistoryAndTheStatsSaySo() throws {
+        let r = try Self.run(["--width", "30", "--max-lines", "5", "--stats", Self.fixture("sse/coding-answer.anthropic.sse")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let answer = String(decoding: Self.data("answers/coding-answer.md"), as: UTF8.self)
+        #expect(r.stdout == Self.wrapped(answer, LayoutSettings(width: 30)))  // what was printed is unaffected
+        let history = r.stderr.split(separator: "\n").first { $0.contains("history:") }.map(String.init) ?? ""
+        #expect(history.contains("evicted"), "\(r.stderr)")
+        #expect(!history.contains("evicted 0 paragraphs"), "\(history)")
+    }
+
     @Test func readsStandardInputWhenFileIsAbsentOrDash() throws {
         let input = Self.data("sse/multilingual.scalar.sse")
-        for args in [[], ["-"]] {
+        for args in [["--width", "0"], ["--width", "0", "-"]] {
             let r = try Self.run(args, stdin: input)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout == Self.data("answers/multilingual.md"))
@@ -63,7 +105,7 @@ import Testing
     }
 
     @Test func formatTextPassesTextThrough() throws {
-        let r = try Self.run(["--format", "text", Self.fixture("answers/multilingual.md")])
+        let r = try Self.run(["--format", "text", "--width", "0", Self.fixture("answers/multilingual.md")])
         #expect(r.status == 0)
         #expect(r.stdout == Self.data("answers/multilingual.md"))
     }
@@ -95,7 +137,7 @@ import Testing
 
     @Test func aStreamCutMidEventPrintsTheTextAndExitsOne() throws {
         let full = Self.data("sse/coding-answer.anthropic.sse")
-        let r = try Self.run([], stdin: full.prefix(60_000))
+        let r = try Self.run(["--width", "0"], stdin: full.prefix(60_000))
         #expect(r.status == 1)
         #expect(r.stderr.contains("stream ended without message_stop"))
         let answer = Self.data("answers/coding-answer.md")
@@ -122,6 +164,10 @@ import Testing
     @Test func usageErrorsExitTwoAndUnreadableInputExitsThree() throws {
         #expect(try Self.run(["--format", "yaml"]).status == 2)
         #expect(try Self.run(["--no-such-flag"]).status == 2)
+        for bad in [["--width", "-1"], ["--tab-size", "0"], ["--width-policy", "unicode"], ["--max-lines", "0"]] {
+            let r = try Self.run(bad + [Self.fixture("sse/coding-answer.anthropic.sse")])
+            #expect(r.status == 2, "\(bad): \(r.stderr)")
+        }
         let missing = try Self.run(["/nonexistent/answer.sse"])
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("cannot open /nonexistent/answer.sse"))
@@ -131,7 +177,8 @@ import Testing
         let r = try Self.run(["--help"])
         #expect(r.status == 0)
         let help = String(decoding: r.stdout, as: UTF8.self)
-        for flag in ["--format", "--show-thinking", "--stats", "--max-event-bytes", "--demo", "--version", "--help"] {
+        for flag in ["--format", "--show-thinking", "--stats", "--max-event-bytes", "--width", "--width-policy",
+                     "--tab-size", "--max-lines", "--demo", "--version", "--help"] {
             #expect(help.contains(flag), "--help does not list \(flag)")
         }
     }
@@ -139,10 +186,15 @@ import Testing
     @Test func controlSequencesInModelTextAreNeverWritten() throws {
         let hostile = #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x\u001b]0;pwned\u0007\u001b[2J\r\u009b"}}"#
         let stream = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\nevent: content_block_delta\ndata: \(hostile)\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
-        let r = try Self.run([], stdin: Data(stream.utf8))
-        #expect(r.status == 0)
-        #expect(!r.stdout.contains { $0 == 0x1B || $0 == 0x07 || $0 == 0x0D })
-        #expect(String(decoding: r.stdout, as: UTF8.self) == "x␛]0;pwned␇␛[2J\n\u{FFFD}")
+        let raw = try Self.run(["--width", "0"], stdin: Data(stream.utf8))
+        #expect(raw.status == 0)
+        #expect(!raw.stdout.contains { $0 == 0x1B || $0 == 0x07 || $0 == 0x0D })
+        #expect(String(decoding: raw.stdout, as: UTF8.self) == "x␛]0;pwned␇␛[2J\n\u{FFFD}")
+        for width in ["1", "5", "80"] {
+            let r = try Self.run(["--width", width], stdin: Data(stream.utf8))
+            #expect(r.status == 0)
+            #expect(!r.stdout.contains { $0 < 0x20 && $0 != 0x0A }, "width \(width)")
+        }
     }
 
     @Test func theDemoRunsThroughThePipeline() throws {

@@ -121,6 +121,7 @@ struct ParagraphWrapper {
     /// trailing spaces excluded, as a wrap would drop them). A plain-text writer may
     /// print up to here before the line is final.
     var certainEnd: Int {
+        if line.first?.isReplacement == true { return lineStart }  // printed only whole
         var k = lastBreakIndex > 0 ? lastBreakIndex : line.count
         while k > 0 && line[k - 1].kind == .space { k -= 1 }
         return k > 0 ? Int(line[k - 1].end) : lineStart

@@ -1,0 +1,103 @@
+import Testing
+@testable import StreamRender
+
+@Suite struct StyledDocumentTests {
+    func runs(_ p: StyledDocument.Paragraph) -> [String] {
+        p.styleRuns.map { "\($0.range.lowerBound)..<\($0.range.upperBound):\($0.style.rawValue)" }
+    }
+
+    @Test func stylesAreInternedOncePerDistinctStyle() {
+        var table = StyleTable()
+        let bold = Style(attributes: .bold)
+        let a = table.intern(bold)
+        let b = table.intern(Style(attributes: [.bold]))
+        let link = table.intern(Style(foreground: .rgb(1, 2, 3), hyperlink: "https://example.com"))
+        #expect(a == b)
+        #expect(a != link && a != .plain)
+        #expect(table.intern(.plain) == .plain)
+        #expect(table.count == 3)
+        #expect(table[link].hyperlink == "https://example.com")
+        #expect(table[a] == bold)
+    }
+
+    @Test func appendingInOneStyleExtendsItsRun() {
+        var doc = StyledDocument()
+        let bold = doc.styles.intern(Style(attributes: .bold))
+        doc.append("ab")
+        doc.append("cd")
+        doc.append("ef", style: bold)
+        doc._invariantCheck()
+        #expect(runs(doc[paragraph: 0]) == ["0..<4:0", "4..<6:\(bold.rawValue)"])
+        #expect(doc[paragraph: 0].style(at: 5) == bold)
+        #expect(doc[paragraph: 0].style(at: 1) == .plain)
+    }
+
+    @Test func restyleSplitsAndMergesRuns() {
+        var doc = StyledDocument()
+        let red = doc.styles.intern(Style(foreground: .red))
+        let blue = doc.styles.intern(Style(foreground: .blue))
+        doc.append("0123456789")
+        doc.restyle(TextPosition(paragraph: 0, offset: 3)..<TextPosition(paragraph: 0, offset: 6), to: red)
+        doc._invariantCheck()
+        #expect(runs(doc[paragraph: 0]) == ["0..<3:0", "3..<6:\(red.rawValue)", "6..<10:0"])
+        doc.restyle(TextPosition(paragraph: 0, offset: 5)..<TextPosition(paragraph: 0, offset: 8), to: blue)
+        doc._invariantCheck()
+        #expect(runs(doc[paragraph: 0]) == ["0..<3:0", "3..<5:\(red.rawValue)", "5..<8:\(blue.rawValue)", "8..<10:0"])
+        // Restyling back to plain merges the neighbours.
+        doc.restyle(TextPosition(paragraph: 0, offset: 3)..<TextPosition(paragraph: 0, offset: 8), to: .plain)
+        doc._invariantCheck()
+        #expect(runs(doc[paragraph: 0]) == ["0..<10:0"])
+    }
+
+    @Test func restyleSpansParagraphsAndIgnoresEvictedOnes() {
+        var doc = StyledDocument()
+        let red = doc.styles.intern(Style(foreground: .red))
+        doc.append("aaa\nbbb\nccc")
+        doc.restyle(TextPosition(paragraph: 0, offset: 1)..<TextPosition(paragraph: 2, offset: 2), to: red)
+        doc._invariantCheck()
+        #expect(runs(doc[paragraph: 0]) == ["0..<1:0", "1..<3:\(red.rawValue)"])
+        #expect(runs(doc[paragraph: 1]) == ["0..<3:\(red.rawValue)"])
+        #expect(runs(doc[paragraph: 2]) == ["0..<2:\(red.rawValue)", "2..<3:0"])
+        doc.evictParagraphs(before: 2)
+        doc.restyle(TextPosition(paragraph: 0, offset: 0)..<TextPosition(paragraph: 2, offset: 3), to: .plain)
+        doc._invariantCheck()
+        #expect(doc.paragraphNumbers == 2..<3)
+        #expect(runs(doc[paragraph: 2]) == ["0..<3:0"])
+        #expect(doc.evictedParagraphs == 2 && doc.evictedBytes == 6 && doc.byteCount == 3)
+    }
+
+    @Test func lineEndsAreNormalisedAcrossDeltas() {
+        var doc = StyledDocument()
+        for piece in ["a\r", "\nb\r", "c\r"] {
+            doc.append(piece)
+            doc._invariantCheck()
+        }
+        doc.finish()
+        doc._invariantCheck()
+        let texts = doc.paragraphNumbers.map { String(decoding: doc[paragraph: $0].text, as: UTF8.self) }
+        #expect(texts == ["a", "b", "c", ""])
+        #expect(doc[paragraph: 0].endsWithLineFeed)
+    }
+
+    @Test func controlsBecomeVisibleSymbols() {
+        var doc = StyledDocument()
+        doc.append("x\u{1B}[2J\u{07}\u{9B}\u{7F}\ty")
+        doc._invariantCheck()
+        #expect(String(decoding: doc[paragraph: 0].text, as: UTF8.self) == "x\u{241B}[2J\u{2407}\u{FFFD}\u{2421}\ty")
+    }
+
+    @Test func anEndlessLineIsSplitAtTheSizeLimitOnAScalarBoundary() {
+        var doc = StyledDocument(maximumParagraphBytes: 10)
+        for _ in 0..<7 { doc.append("é") }  // 2 bytes each
+        doc.append("abc")
+        doc._invariantCheck()
+        #expect(doc.paragraphNumbers == 0..<2)
+        #expect(doc[paragraph: 0].text.count == 10)
+        #expect(!doc[paragraph: 0].endsWithLineFeed && doc[paragraph: 0].isClosed)
+        #expect(String(decoding: doc[paragraph: 1].text, as: UTF8.self) == "ééabc")
+        var odd = StyledDocument(maximumParagraphBytes: 5)
+        odd.append("aaaa中")  // 中 is 3 bytes: it cannot straddle the limit
+        odd._invariantCheck()
+        #expect(odd[paragraph: 0].text.count == 4)
+    }
+}
