@@ -135,3 +135,62 @@ public func medianSeconds(runs: Int, _ body: () -> Void) -> Double {
     times.sort()
     return times[times.count / 2]
 }
+
+extension Corpus {
+    /// The text deltas of `stream`, decoded once (what a renderer is handed).
+    public static func textDeltas(of stream: [UInt8]) -> [String] {
+        var decoder = ResponseDecoder()
+        var deltas: [String] = []
+        let sink: (ResponseDecoder.Output) -> Void = {
+            if case .event(.delta(_, .text, let text)) = $0 { deltas.append(text) }
+        }
+        stream.withUnsafeBufferPointer { decoder.feed($0, sink) }
+        decoder.finish(sink)
+        return deltas
+    }
+
+    /// The coding-answer fixture's own deltas (about 4 bytes each, cut like a
+    /// tokenizer) repeated to at least `textBytes` bytes of text: the 1 MB
+    /// version is about 250,000 deltas.
+    public static func codingAnswerDeltas(textBytes: Int) -> [String] {
+        let one = textDeltas(of: fixture("sse/coding-answer.anthropic.sse"))
+        let size = one.reduce(0) { $0 + $1.utf8.count }
+        var out: [String] = []
+        out.reserveCapacity(one.count * (textBytes / max(1, size) + 1))
+        var total = 0
+        while total < textBytes {
+            out += one
+            total += size
+        }
+        return out
+    }
+
+    /// CJK/emoji-heavy text cut into deltas of 1 to 4 scalars (a tokenizer's pieces).
+    public static func cjkEmojiDeltas(textBytes: Int) -> [String] {
+        let scalars = Array(String(decoding: cjkEmojiHeavy1MB, as: UTF8.self).unicodeScalars)
+        var out: [String] = []
+        var i = 0, total = 0, k = 0
+        while total < textBytes {
+            let n = 1 + (k % 4)
+            var piece = String.UnicodeScalarView()
+            for j in 0..<n { piece.append(scalars[(i + j) % scalars.count]) }
+            let s = String(piece)
+            out.append(s)
+            total += s.utf8.count
+            i += n
+            k += 1
+        }
+        return out
+    }
+
+    /// Appends every delta to a wrapped document at `width` and finishes it;
+    /// returns the number of visual lines (the benchmark workload).
+    @inline(never)
+    public static func appendAndLayOut(_ deltas: [String], width: Int, limits: HistoryLimits = .standard) -> Int {
+        var view = WrappedDocument(settings: LayoutSettings(width: width), limits: limits)
+        var lines = 0
+        for delta in deltas { view.append(delta) { _ in lines += 1 } }
+        view.finish { _ in lines += 1 }
+        return lines
+    }
+}

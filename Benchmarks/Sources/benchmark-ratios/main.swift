@@ -14,6 +14,17 @@ struct Check {
 
 var checks: [Check] = []
 
+// `benchmark-ratios profile-layout [cjk]` runs only append + layout, for perf/callgrind.
+if CommandLine.arguments.dropFirst().first == "profile-layout" {
+    let deltas = CommandLine.arguments.count > 2 ? Corpus.cjkEmojiDeltas(textBytes: 1_000_000)
+        : Corpus.codingAnswerDeltas(textBytes: 1_000_000)
+    var sink = 0
+    let runs = Int(ProcessInfo.processInfo.environment["PROFILE_RUNS"] ?? "5") ?? 5
+    for _ in 0..<runs { sink &+= Corpus.appendAndLayOut(deltas, width: 80) }
+    print("lines x5: \(sink)")
+    exit(0)
+}
+
 // `benchmark-ratios profile-sse` runs only StreamRender's SSE decode, for perf/callgrind.
 if CommandLine.arguments.dropFirst().first == "profile-sse" {
     let stream = Corpus.anthropicStream(size: 30_000_000)
@@ -72,11 +83,66 @@ do {
     if sink == 42 { print("") }
 }
 
+// Issue 4: append + layout per delta, linear in the stream, and resize.
+do {
+    var sink = 0
+    let deltas1 = Corpus.codingAnswerDeltas(textBytes: 1_000_000)
+    let deltas10 = Corpus.codingAnswerDeltas(textBytes: 10_000_000)
+    let bytes1 = Double(deltas1.reduce(0) { $0 + $1.utf8.count })
+    var perWidth: [String] = []
+    var at80 = 0.0
+    for width in [40, 80, 200] {
+        let t = medianSeconds(runs: 5) { sink &+= Corpus.appendAndLayOut(deltas1, width: width) }
+        if width == 80 { at80 = t }
+        perWidth.append(String(format: "W%d %.2fM deltas/s (%.1f MB/s)", width, Double(deltas1.count) / t / 1e6, bytes1 / megabyte / t))
+    }
+    let rate = Double(deltas1.count) / at80
+    checks.append(Check(
+        name: "append+layout, 1 MB coding answer (\(deltas1.count) deltas) at width 80: million deltas/s",
+        ratio: rate / 1e6, target: 2,
+        detail: perWidth.joined(separator: ", ")))
+    let t10 = medianSeconds(runs: 3) { sink &+= Corpus.appendAndLayOut(deltas10, width: 80) }
+    let t1 = medianSeconds(runs: 5) { sink &+= Corpus.appendAndLayOut(deltas1, width: 80) }
+    checks.append(Check(
+        name: "append+layout, 10 MB vs 1 MB at width 80: 11 / (time ratio) (>= 1 means at most 11x)",
+        ratio: 11 / (t10 / t1), target: 1,
+        detail: String(format: "1 MB %.3f s, 10 MB %.3f s: %.2fx the time for %.1fx the deltas", t1, t10, t10 / t1,
+                       Double(deltas10.count) / Double(deltas1.count))))
+
+    let cjk = Corpus.cjkEmojiDeltas(textBytes: 1_000_000)
+    let tc = medianSeconds(runs: 3) { sink &+= Corpus.appendAndLayOut(cjk, width: 80) }
+    checks.append(Check(
+        name: "append+layout, 1 MB CJK/emoji-heavy (\(cjk.count) deltas) at width 80: million deltas/s (recorded, no target)",
+        ratio: Double(cjk.count) / tc / 1e6, target: 0,
+        detail: String(format: "%.1f MB/s", 1.0 / tc)))
+
+    // Resize of a 1 MB document: the tail a viewport shows, then everything.
+    var view = WrappedDocument(settings: LayoutSettings(width: 80))
+    for delta in deltas1 { view.append(delta) }
+    view.finish()
+    var widthToggle = false
+    let tail = medianSeconds(runs: 7) {
+        widthToggle.toggle()
+        view.resize(to: LayoutSettings(width: widthToggle ? 100 : 80))
+        sink &+= view.tailLines(60).count
+    }
+    let full = medianSeconds(runs: 5) {
+        widthToggle.toggle()
+        view.resize(to: LayoutSettings(width: widthToggle ? 100 : 80))
+        sink &+= view.allLines().count
+    }
+    checks.append(Check(
+        name: "resize of a 1 MB document: full re-wrap time / first 60-line viewport time (viewport first)",
+        ratio: full / tail, target: 10,
+        detail: String(format: "first viewport %.2f ms, full re-wrap %.1f ms (%.1f MB/s)", tail * 1e3, full * 1e3, bytes1 / megabyte / full)))
+    if sink == 42 { print("") }
+}
+
 var failed = false
 for check in checks {
     let ok = check.ratio >= check.target
     failed = failed || !ok
-    print(String(format: "%@ %@: %.1fx (target >= %.0fx)", ok ? "PASS" : "FAIL", check.name, check.ratio, check.target))
+    print(String(format: "%@ %@: %.2f (target >= %.0f)", ok ? "PASS" : "FAIL", check.name, check.ratio, check.target))
     print("     \(check.detail)")
 }
 exit(failed ? 1 : 0)

@@ -32,6 +32,8 @@ public struct DocumentLayout {
     /// The paragraph being laid out incrementally (the document's open one).
     private(set) var openParagraph = 0
     private var open: ParagraphWrapper
+    /// Re-wraps closed paragraphs after a resize (kept to reuse its buffers).
+    private var rewrapper: ParagraphWrapper
     private var openLines: [LineRecord] = []
     private var staleCount = 0
     /// Bumped by every resize: paragraphs laid out under an older one are stale.
@@ -46,6 +48,7 @@ public struct DocumentLayout {
     public init(settings: LayoutSettings) {
         self.settings = settings
         open = ParagraphWrapper(settings: settings)
+        rewrapper = ParagraphWrapper(settings: settings)
     }
 
     var graphemeBreaker: ICUBreaker { breakers.grapheme }
@@ -68,11 +71,10 @@ public struct DocumentLayout {
         }
         let numbers = document.paragraphNumbers
         while openParagraph < numbers.upperBound {
-            let paragraph = document[paragraph: openParagraph]
             let number = openParagraph
-            if !Self.showsNoLines(number, in: document) {
-                paragraph.text.withUnsafeBufferPointer { text in
-                    open.advance(text, closed: paragraph.isClosed, breakers: breakers) { line in
+            let isClosed = document.withText(ofParagraph: number) { text, isClosed in
+                if !isClosed || !Self.showsNoLines(number, in: document) {
+                    open.advance(text, closed: isClosed, breakers: breakers) { line in
                         var line = line
                         line.paragraph = number
                         openLines.append(LineRecord(line))
@@ -81,12 +83,13 @@ public struct DocumentLayout {
                         commit(line)
                     }
                 }
+                return isClosed
             }
-            guard paragraph.isClosed else { break }
+            guard isClosed else { break }
             closed.append(ParagraphLines(lines: openLines, generation: generation))
             openLines = []
             openParagraph += 1
-            open = ParagraphWrapper(settings: settings)
+            open.reset()
         }
         if firstParagraph < document.firstParagraph { firstParagraph = min(document.firstParagraph, openParagraph) }
     }
@@ -132,6 +135,7 @@ public struct DocumentLayout {
         lineCount -= openLines.count
         openLines = []
         open = ParagraphWrapper(settings: settings)
+        rewrapper = ParagraphWrapper(settings: settings)
         update(from: document)
     }
 
@@ -157,9 +161,9 @@ public struct DocumentLayout {
         let paragraph = document[paragraph: number]
         var lines: [LineRecord] = []
         if !Self.showsNoLines(number, in: document) {
-            var wrapper = ParagraphWrapper(settings: settings)
+            rewrapper.reset()
             paragraph.text.withUnsafeBufferPointer { text in
-                wrapper.advance(text, closed: true, breakers: breakers) { lines.append(LineRecord($0)) }
+                rewrapper.advance(text, closed: true, breakers: breakers) { lines.append(LineRecord($0)) }
             }
         }
         lineCount += lines.count - closed[k].lines.count

@@ -19,7 +19,7 @@
 ///   it inside the scan (UAX #14 looks at most that far ahead), so what later text
 ///   can still change is never used. R moves to each opportunity that follows a
 ///   space (context before it cannot matter) without rescanning, and is forced
-///   forward after 64 bytes without one (at an opportunity) or 256 bytes (at any
+///   forward after 16 bytes without one (at an opportunity) or 256 bytes (at any
 ///   cluster), in which case the scan restarts there. The restart points depend on
 ///   the text only, never on how it was cut into deltas, so every chunking gives
 ///   the same lines as one pass;
@@ -55,10 +55,14 @@ struct ParagraphWrapper {
     /// Clusters this far ahead of an opportunity must be known before it is used.
     static let lookaheadClusters = 4
     /// A restart is forced this far past R at an opportunity, or at any cluster.
-    static let forcedRestartAtOpportunity = 64
+    static let forcedRestartAtOpportunity = 16
     static let forcedRestartAnywhere = 256
     /// Scans look at least this far past R.
-    static let scanWindow = 256
+    static let scanWindow = 64
+    /// A rescan waits until it can settle this many more clusters (deltas are a few
+    /// bytes; rescanning for every one would rescan the current word each time).
+    /// Only when lines appear changes, never what they are.
+    static let rescanBatch = 8
 
     // Segmentation.
     private(set) var segmented = 0
@@ -87,6 +91,27 @@ struct ParagraphWrapper {
 
     init(settings: LayoutSettings) {
         self.settings = settings
+    }
+
+    /// Gets ready for the next paragraph, keeping the buffers' capacity (a document
+    /// is mostly short paragraphs: allocating per paragraph showed in profiles).
+    mutating func reset() {
+        segmented = 0
+        pending.removeAll(keepingCapacity: true)
+        pendingHead = 0
+        restart = 0
+        scanEnd = 0
+        scanIsFinal = false
+        opportunities.removeAll(keepingCapacity: true)
+        hardBreaks.removeAll(keepingCapacity: true)
+        opportunityCursor = 0
+        line.removeAll(keepingCapacity: true)
+        lineStart = 0
+        column = 0
+        lastBreakIndex = -1
+        hungStart = 0
+        hungCount = 0
+        isDone = false
     }
 
     /// Lays out what `text` (the whole paragraph so far) added since the last call.
@@ -164,7 +189,7 @@ struct ParagraphWrapper {
             // Scan far enough to see the lookahead clusters (or everything, when the
             // paragraph is complete and they do not exist).
             let needed: Int
-            if ahead <= lastKnown {
+            if ahead + Self.rescanBatch <= lastKnown {
                 needed = Int(pending[ahead].end)
             } else if closed && segmented == text.count {
                 needed = text.count

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import DequeModule
 
 /// A place in a ``StyledDocument``: a paragraph's number (counted from the start of
@@ -148,6 +153,16 @@ public struct StyledDocument: Sendable {
         paragraphs[number - firstParagraph]
     }
 
+    /// Calls `body` with the text of paragraph `number` and whether it is closed,
+    /// without copying the paragraph (the layout's per-delta path).
+    ///
+    /// - Complexity: O(1) plus `body`.
+    func withText<R>(ofParagraph number: Int, _ body: (UnsafeBufferPointer<UInt8>, _ isClosed: Bool) -> R) -> R {
+        let k = number - firstParagraph
+        let closed = paragraphs[k].isClosed
+        return paragraphs[k].text.withUnsafeBufferPointer { body($0, closed) }
+    }
+
     /// The position just after the last byte of text.
     public var endPosition: TextPosition {
         TextPosition(paragraph: firstParagraph + paragraphs.count - 1, offset: paragraphs[paragraphs.count - 1].text.count)
@@ -185,11 +200,11 @@ public struct StyledDocument: Sendable {
 
     private mutating func appendSanitised(_ style: StyleID) {
         scratch.withUnsafeBufferPointer { buf in
+            guard let base = buf.baseAddress else { return }
             var i = 0
             let n = buf.count
             while i < n {
-                var j = i
-                while j < n && buf[j] != 0x0A { j += 1 }
+                var j = memchr(base + i, 0x0A, n - i).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? n
                 appendToOpenParagraph(UnsafeBufferPointer(rebasing: buf[i..<j]), style)
                 if j < n {
                     closeOpenParagraph(lineFeed: true)
