@@ -19,10 +19,27 @@ import DequeModule
 public struct DocumentLayout {
     public private(set) var settings: LayoutSettings
 
+    /// The lines of one closed paragraph. Most paragraphs are one line: that line is
+    /// stored inline, so they cost no allocation of their own.
     struct ParagraphLines {
-        var lines: [LineRecord]
+        private var first: LineRecord?
+        private var rest: [LineRecord]
         /// The settings generation the lines were made for; another means stale.
         var generation: Int
+
+        init(lines: [LineRecord], generation: Int) {
+            first = lines.first
+            rest = lines.count > 1 ? Array(lines.dropFirst()) : []
+            self.generation = generation
+        }
+
+        var count: Int { first == nil ? 0 : 1 + rest.count }
+
+        /// The lines, in order.
+        var lines: [LineRecord] {
+            guard let first else { return [] }
+            return [first] + rest
+        }
     }
 
     private let breakers = LayoutBreakers()
@@ -65,7 +82,7 @@ public struct DocumentLayout {
     public mutating func update(from document: StyledDocument, commit: (VisualLine) -> Void = { _ in }) {
         while firstParagraph < document.firstParagraph && firstParagraph < openParagraph {
             let dropped = closed.removeFirst()
-            lineCount -= dropped.lines.count
+            lineCount -= dropped.count
             if dropped.generation != generation { staleCount -= 1 }
             firstParagraph += 1
         }
@@ -87,7 +104,7 @@ public struct DocumentLayout {
             }
             guard isClosed else { break }
             closed.append(ParagraphLines(lines: openLines, generation: generation))
-            openLines = []
+            openLines.removeAll(keepingCapacity: true)
             openParagraph += 1
             open.reset()
         }
@@ -166,7 +183,7 @@ public struct DocumentLayout {
                 rewrapper.advance(text, closed: true, breakers: breakers) { lines.append(LineRecord($0)) }
             }
         }
-        lineCount += lines.count - closed[k].lines.count
+        lineCount += lines.count - closed[k].count
         closed[k] = ParagraphLines(lines: lines, generation: generation)
         staleCount -= 1
         return max(1, paragraph.text.count)
@@ -221,8 +238,11 @@ public struct DocumentLayout {
             && number == document.paragraphNumbers.upperBound - 1
     }
 
-    /// The number of lines of the oldest paragraph held (0 if none is closed).
-    var firstParagraphLineCount: Int { closed.first?.lines.count ?? 0 }
+    /// The number of lines held for closed paragraph `number` (0 if it is not held).
+    func lineCount(ofParagraph number: Int) -> Int {
+        let k = number - firstParagraph
+        return k >= 0 && k < closed.count ? closed[k].count : 0
+    }
 
     /// Checks the layout's invariants against `document` (tests call it after every
     /// mutation): lines are in order, cover each paragraph with only spaces between
@@ -234,7 +254,7 @@ public struct DocumentLayout {
         var total = openLines.count
         var stale = 0
         for (k, p) in closed.enumerated() {
-            total += p.lines.count
+            total += p.count
             if p.generation != generation { stale += 1; continue }
             Self.check(p.lines, document[paragraph: firstParagraph + k].text, width: settings.width, complete: true)
         }

@@ -114,12 +114,22 @@ public struct WrappedDocument {
     }
 
     private mutating func enforceLimits() {
-        while document.paragraphNumbers.count > 1 && layout.firstParagraph < layout.openParagraph {
-            let overLines = limits.maximumLines.map { layout.lineCount > $0 } ?? false
-            let overBytes = limits.maximumBytes.map { document.byteCount > $0 } ?? false
-            guard overLines || overBytes else { return }
-            evictedLines += layout.firstParagraphLineCount
-            document.evictParagraphs(before: document.firstParagraph + 1)
+        let maximumLines = limits.maximumLines ?? .max
+        let maximumBytes = limits.maximumBytes ?? .max
+        guard layout.lineCount > maximumLines || document.byteCount > maximumBytes else { return }
+        var evict = document.firstParagraph
+        var lines = layout.lineCount, bytes = document.byteCount
+        // Oldest closed paragraphs first, never the one being laid out.
+        while (lines > maximumLines || bytes > maximumBytes) && evict < layout.openParagraph
+                && evict + 1 < document.paragraphNumbers.upperBound {
+            let count = layout.lineCount(ofParagraph: evict)
+            lines -= count
+            evictedLines += count
+            bytes -= document[paragraph: evict].text.count
+            evict += 1
+        }
+        if evict > document.firstParagraph {
+            document.evictParagraphs(before: evict)
             layout.update(from: document)
         }
     }
