@@ -1,0 +1,38 @@
+/// One terminal cell: a grapheme cluster, its width and its style.
+///
+/// A wide cluster occupies its cell (``width`` 2) and the next one, a
+/// **continuation** cell (``width`` 0, no text) that carries the same style. The
+/// cluster is a `String`, which Swift stores inline (no allocation) up to 15 UTF-8
+/// bytes: every ASCII character, CJK ideograph and most emoji sequences.
+public struct Cell: Hashable, Sendable, CustomStringConvertible {
+    /// The cluster shown; empty for a continuation cell.
+    public var text: String
+    /// 1 or 2 for a cluster, 0 for the continuation of a wide one.
+    public var width: UInt8
+    public var style: StyleID
+
+    public init(_ text: String, width: Int = 1, style: StyleID = .plain) {
+        precondition(width == 1 || width == 2, "a cell holds a cluster of width 1 or 2")
+        self.text = text
+        self.width = UInt8(width)
+        self.style = style
+    }
+
+    private init(continuationOf style: StyleID) {
+        text = ""
+        width = 0
+        self.style = style
+    }
+
+    /// A space in the default style: what a cleared cell shows.
+    public static let blank = Cell(" ")
+
+    /// The continuation cell of a wide cluster in `style`.
+    public static func continuation(_ style: StyleID) -> Cell { Cell(continuationOf: style) }
+
+    public var isContinuation: Bool { width == 0 }
+    /// A space in the plain style (what erase-to-end-of-line produces).
+    public var isPlainBlank: Bool { text == " " && style == .plain }
+
+    public var description: String { isContinuation ? "▸" : text }
+}

@@ -1,0 +1,79 @@
+/// Cuts text into terminal cells as a terminal with a given width policy does:
+///
+/// - `grapheme` (mode 2027): one cell (1 or 2 columns) per grapheme cluster; a
+///   cluster of width 0 joins the cell before it;
+/// - `wcwidth` (legacy): one cell per scalar of positive width (its `wcwidth`), the
+///   zero-width scalars after it (marks, ZWJ, variation selectors) joining it; a
+///   ZWJ family is three wide cells, as such terminals show it.
+///
+/// The cells' widths add up to the text's width under the policy, so a cursor that
+/// advances by cell widths never drifts from the terminal's.
+///
+/// Not thread-safe (it owns an ICU iterator).
+public final class CellSplitter {
+    public let policy: WidthPolicy
+    private let breaker = ICUBreaker(.character)
+
+    public init(policy: WidthPolicy) {
+        self.policy = policy
+    }
+
+    /// Calls `body` with each cell of valid UTF-8 `text`: its byte range and width
+    /// (1 or 2). Zero-width text before the first cell is dropped.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    public func forEachCell(in text: UnsafeBufferPointer<UInt8>, _ body: (_ bytes: Range<Int>, _ width: Int) -> Void) {
+        guard let base = text.baseAddress else { return }
+        var current: (start: Int, end: Int, width: Int)? = nil
+        func emit() { if let c = current { body(c.start..<c.end, c.width) } }
+        let policy = self.policy
+        _ = GraphemeSegmenter.segment(text, final: true, fast: true, policy: policy, breaker: breaker) { bytes, width, isRun in
+            let start = bytes.baseAddress! - base
+            if isRun {
+                for k in 0..<bytes.count {
+                    let w = DisplayWidth.asciiWidth(bytes[k])
+                    if w == 0 { if current != nil { current!.end = start + k + 1 }; continue }
+                    emit()
+                    current = (start + k, start + k + 1, w)
+                }
+                return
+            }
+            if policy.mode == .grapheme {
+                if width == 0 {
+                    if current != nil { current!.end = start + bytes.count }
+                    return
+                }
+                emit()
+                current = (start, start + bytes.count, min(width, 2))
+                return
+            }
+            var i = 0
+            while i < bytes.count {
+                let (scalar, next) = DisplayWidth.decodeScalar(bytes, at: i)
+                let w = DisplayWidth.wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+                if w == 0 {
+                    if current != nil { current!.end = start + next }
+                } else {
+                    emit()
+                    current = (start + i, start + next, min(w, 2))
+                }
+                i = next
+            }
+        }
+        emit()
+    }
+
+    /// The cells of `text` as (cluster, width) pairs.
+    ///
+    /// - Complexity: O(n) in the UTF-8 bytes.
+    public func cells(of text: String) -> [(text: String, width: Int)] {
+        var result: [(text: String, width: Int)] = []
+        var copy = text
+        copy.withUTF8 { buf in
+            forEachCell(in: buf) { range, width in
+                result.append((String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self), width))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,102 @@
+/// A W x H grid of cells: what the terminal should show.
+///
+/// Writing keeps the wide-character contract: a wide cluster never starts in the
+/// last column (a blank is written there and the cluster is not placed), and
+/// overwriting half of a wide cluster blanks its other half, so a frame never holds a
+/// continuation without its head or a head without its continuation.
+public struct Frame: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        precondition(width >= 1 && height >= 0)
+        self.width = width
+        self.height = height
+        cells = Array(repeating: .blank, count: width * height)
+    }
+
+    /// The cell at `row`, `column`.
+    ///
+    /// - Complexity: O(1).
+    public subscript(row: Int, column: Int) -> Cell {
+        cells[row * width + column]
+    }
+
+    /// Puts `text` (one cluster of `width` 1 or 2) at `row`, `column`; returns the
+    /// column after it. A wide cluster that would start in the last column is not
+    /// placed (the cell is blanked instead) and the column after the row is returned.
+    ///
+    /// - Complexity: O(1).
+    @discardableResult
+    public mutating func put(_ text: String, width: Int, style: StyleID = .plain, row: Int, column: Int) -> Int {
+        precondition(row >= 0 && row < height && column >= 0 && column < self.width)
+        if width == 2 && column == self.width - 1 {
+            set(.blank, row, column)
+            return self.width
+        }
+        set(Cell(text, width: width, style: style), row, column)
+        if width == 2 { set(.continuation(style), row, column + 1) }
+        return column + width
+    }
+
+    /// Writes `cell` keeping the pairs whole: the other half of a wide cluster it
+    /// overwrites becomes a blank.
+    private mutating func set(_ cell: Cell, _ row: Int, _ column: Int) {
+        let i = row * width + column
+        let old = cells[i]
+        if old.isContinuation && column > 0 && cell.width != 0 {
+            cells[i - 1] = .blank
+        }
+        if old.width == 2 && column + 1 < width && !(cell.width == 2) {
+            cells[i + 1] = .blank
+        }
+        cells[i] = cell
+    }
+
+    /// Blanks a whole row.
+    ///
+    /// - Complexity: O(W).
+    public mutating func clear(row: Int) {
+        for c in 0..<width { cells[row * width + c] = .blank }
+    }
+
+    /// The frame's rows moved up by `count` (rows scrolled off the top are lost,
+    /// blank rows enter at the bottom): what the terminal shows after scrolling.
+    ///
+    /// - Complexity: O(W x H).
+    public func scrolledUp(by count: Int) -> Frame {
+        var copy = Frame(width: width, height: height)
+        let k = min(max(0, count), height)
+        if k < height {
+            copy.cells.replaceSubrange(0..<(height - k) * width, with: cells[(k * width)...])
+        }
+        return copy
+    }
+
+    /// The text of a row (continuations skipped), for tests and debugging.
+    public func text(row: Int) -> String {
+        var s = ""
+        for c in 0..<width where !self[row, c].isContinuation { s += self[row, c].text }
+        return s
+    }
+
+    /// Checks the wide-character contract (tests call it).
+    public func _invariantCheck() {
+        #if STREAMRENDER_INVARIANT_CHECKS
+        for r in 0..<height {
+            for c in 0..<width {
+                let cell = self[r, c]
+                if cell.width == 2 {
+                    precondition(c + 1 < width, "a wide cluster in the last column")
+                    precondition(self[r, c + 1].isContinuation, "a wide cluster without its continuation")
+                    precondition(self[r, c + 1].style == cell.style, "a continuation in another style")
+                }
+                if cell.isContinuation {
+                    precondition(c > 0 && self[r, c - 1].width == 2, "a continuation without its wide cluster")
+                }
+            }
+        }
+        #endif
+    }
+}

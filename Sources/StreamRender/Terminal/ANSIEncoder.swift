@@ -1,0 +1,284 @@
+/// Turns frame changes into the fewest bytes that make an ANSI terminal match.
+///
+/// It tracks the terminal's cursor and pen (style and link) and, for each change:
+///
+/// - moves the cursor the cheapest way: not at all when it is already there; CR,
+///   relative moves (`CUF`/`CUB`/`CUU`/`CUD`), absolute `CUP` (when rows are
+///   absolute), or rewriting the few unchanged cells in between when that is shorter;
+/// - emits only the SGR changes needed (knowing that SGR 22 clears both bold and dim),
+///   colours downgraded to what the terminal shows; OSC 8 links opened and closed;
+/// - erases to the end of the line (`CSI K`) only over plain blank cells, with the
+///   pen reset first so the cleared cells get the default background;
+/// - never writes a wide cluster in the last column (frames cannot hold one), and
+///   after writing the last column forgets the column (terminals differ in how they
+///   defer the wrap) so the next move starts with CR or CUP.
+///
+/// Every frame ends with the pen and link reset, and is wrapped in synchronized
+/// output (`CSI ? 2026 h` ... `l`) when the terminal supports it.
+public struct ANSIEncoder {
+    public var capabilities: TerminalCapabilities
+    /// Whether rows are screen rows (fullscreen: CUP allowed) or only relative to a
+    /// region whose place on the screen is unknown (inline).
+    public var absoluteRows: Bool
+
+    /// Where the cursor is, if known: row and column (a column equal to the width
+    /// means "after the last column, wrap pending").
+    public var cursor: (row: Int, column: Int)?
+    private var pen: Style? = .plain
+    private var link: String? = nil
+
+    public init(capabilities: TerminalCapabilities, absoluteRows: Bool) {
+        self.capabilities = capabilities
+        self.absoluteRows = absoluteRows
+    }
+
+    /// The encoder no longer knows the pen (after something else wrote to the terminal).
+    public mutating func forgetPen() { pen = nil }
+
+    // MARK: - Frames
+
+    /// Appends the bytes that apply `changes` (from ``FrameDiff``) of `frame`, with
+    /// styles from `styles`, ending with the pen and link reset. Rows are frame rows
+    /// (plus `rowOffset` on screen when rows are absolute).
+    ///
+    /// - Complexity: O(c) in the changes plus the bytes written.
+    public mutating func encode(_ changes: [FrameDiff.Change], of frame: Frame, styles: StyleTable,
+                                rowOffset: Int = 0, into out: inout [UInt8]) {
+        var k = 0
+        while k < changes.count {
+            let change = changes[k]
+            let row = change.row, column = change.column
+            // Erase to the end of the line when every cell from here on is a plain blank.
+            if frame[row, column].isPlainBlank && rowIsPlainBlank(frame, row, from: column) && frame.width - column >= 4 {
+                move(to: row, column, frame: frame, styles: styles, rowOffset: rowOffset, into: &out)
+                setPen(.plain, link: nil, into: &out)
+                out.append(contentsOf: [0x1B, 0x5B, 0x4B])  // CSI K
+                while k < changes.count && changes[k].row == row { k += 1 }
+                continue
+            }
+            move(to: row, column, frame: frame, styles: styles, rowOffset: rowOffset, into: &out)
+            write(frame[row, column], frame: frame, styles: styles, into: &out)
+            k += 1
+        }
+        endFrame(into: &out)
+    }
+
+    /// Resets the pen and closes any link (every frame ends so).
+    public mutating func endFrame(into out: inout [UInt8]) {
+        setPen(.plain, link: nil, into: &out)
+    }
+
+    /// Wraps `body`'s bytes in synchronized output when supported.
+    public func synchronized(_ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        if capabilities.synchronizedOutput { out.append(contentsOf: Array("\u{1B}[?2026h".utf8)) }
+        body(&out)
+        if capabilities.synchronizedOutput { out.append(contentsOf: Array("\u{1B}[?2026l".utf8)) }
+    }
+
+    private func rowIsPlainBlank(_ frame: Frame, _ row: Int, from column: Int) -> Bool {
+        for c in column..<frame.width where !frame[row, c].isPlainBlank { return false }
+        return true
+    }
+
+    /// Writes one cell's cluster in its style; the cursor moves past it.
+    private mutating func write(_ cell: Cell, frame: Frame, styles: StyleTable, into out: inout [UInt8]) {
+        precondition(!cell.isContinuation, "a continuation is written by its wide cluster")
+        guard let at = cursor else { preconditionFailure("write with an unknown cursor") }
+        precondition(!(cell.width == 2 && at.column == frame.width - 1), "a wide cluster in the last column")
+        let style = styles[cell.style]
+        setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
+        out.append(contentsOf: cell.text.utf8)
+        cursor = (at.row, min(frame.width, at.column + Int(cell.width)))
+    }
+
+    // MARK: - Cursor
+
+    /// Moves the cursor to `row`, `column` the cheapest way.
+    public mutating func move(to row: Int, _ column: Int, frame: Frame, styles: StyleTable, rowOffset: Int = 0,
+                              into out: inout [UInt8]) {
+        if let at = cursor, at.row == row, at.column == column, column < frame.width { return }
+        var best: [UInt8]? = nil
+        func consider(_ bytes: [UInt8]) {
+            if best == nil || bytes.count < best!.count { best = bytes }
+        }
+        if absoluteRows {
+            consider(Self.csi("\(row + rowOffset + 1);\(column + 1)H"))
+        }
+        if let at = cursor {
+            let knownColumn = at.column < frame.width  // else a wrap is pending
+            var vertical: [UInt8] = []
+            if row < at.row { vertical = Self.csi(Self.count(at.row - row) + "A") }
+            if row > at.row { vertical = Self.csi(Self.count(row - at.row) + "B") }
+            // From the same column (CUU/CUD keep it), then sideways.
+            if knownColumn {
+                consider(vertical + Self.horizontal(from: at.column, to: column))
+                // Rewriting the cells in between is shorter for small gaps on the same row.
+                if row == at.row && column > at.column, let bytes = rewriteBytes(frame, styles, row, at.column, column) {
+                    consider(bytes)
+                }
+            }
+            // From column 0 (CR).
+            consider(vertical + [0x0D] + Self.horizontal(from: 0, to: column))
+        }
+        guard let bytes = best else { preconditionFailure("the cursor is unknown and rows are relative") }
+        out.append(contentsOf: bytes)
+        cursor = (row, column)
+    }
+
+    /// The bytes of the cells between `from` and `to` on `row` if they can be written
+    /// as they are with the current pen (single-width, same style and link), else nil.
+    private func rewriteBytes(_ frame: Frame, _ styles: StyleTable, _ row: Int, _ from: Int, _ to: Int) -> [UInt8]? {
+        guard to - from <= 8, let pen else { return nil }
+        var bytes: [UInt8] = []
+        for c in from..<to {
+            let cell = frame[row, c]
+            guard cell.width == 1 else { return nil }
+            let style = styles[cell.style]
+            guard Self.sameLook(look(of: style), pen), (capabilities.hyperlinks ? style.hyperlink : nil) == link else { return nil }
+            bytes.append(contentsOf: cell.text.utf8)
+        }
+        return bytes
+    }
+
+    /// `style` as the pen shows it: colours downgraded, no link (links are tracked apart).
+    private func look(of style: Style) -> Style {
+        Style(foreground: downgrade(style.foreground), background: downgrade(style.background), attributes: style.attributes)
+    }
+
+    private static func sameLook(_ a: Style, _ b: Style) -> Bool {
+        a.foreground == b.foreground && a.background == b.background && a.attributes == b.attributes
+    }
+
+    private static func horizontal(from: Int, to: Int) -> [UInt8] {
+        if to > from { return csi(count(to - from) + "C") }
+        if to < from { return csi(count(from - to) + "D") }
+        return []
+    }
+
+    private static func count(_ n: Int) -> String { n == 1 ? "" : String(n) }
+
+    static func csi(_ tail: String) -> [UInt8] { [0x1B, 0x5B] + Array(tail.utf8) }
+
+    // MARK: - Pen
+
+    /// Emits what changes the pen to `style` (colours downgraded) and the link to `link`.
+    private mutating func setPen(_ style: Style, link target: String?, into out: inout [UInt8]) {
+        if target != link {
+            if link != nil { out.append(contentsOf: Array("\u{1B}]8;;\u{1B}\\".utf8)) }
+            if let target { out.append(contentsOf: Array("\u{1B}]8;;\(Self.cleanURL(target))\u{1B}\\".utf8)) }
+            link = target
+        }
+        let wanted = look(of: style)
+        if let pen, Self.sameLook(pen, wanted) { return }
+        out.append(contentsOf: sgr(from: pen, to: wanted))
+        pen = wanted
+    }
+
+    /// The shortest SGR from `current` (nil: unknown) to `target`.
+    func sgr(from current: Style?, to target: Style) -> [UInt8] {
+        // Either a full reset and everything of the target...
+        var reset: [String] = ["0"]
+        reset += Self.attributeCodes(target.attributes)
+        if target.foreground != .default { reset.append(Self.colorCode(target.foreground, background: false)) }
+        if target.background != .default { reset.append(Self.colorCode(target.background, background: true)) }
+        if target == .plain { reset = ["0"] }
+        guard let current else { return Self.csi(reset.joined(separator: ";") + "m") }
+        // ...or only the differences.
+        var delta: [String] = []
+        let removed = current.attributes.subtracting(target.attributes)
+        var adding = target.attributes.subtracting(current.attributes)
+        if removed.contains(.bold) || removed.contains(.dim) {
+            delta.append("22")  // clears both bold and dim: put back the one kept
+            adding.formUnion(target.attributes.intersection([.bold, .dim]))
+        }
+        if removed.contains(.italic) { delta.append("23") }
+        if removed.contains(.underline) { delta.append("24") }
+        if removed.contains(.inverse) { delta.append("27") }
+        if removed.contains(.strikethrough) { delta.append("29") }
+        delta += Self.attributeCodes(adding)
+        if current.foreground != target.foreground { delta.append(Self.colorCode(target.foreground, background: false)) }
+        if current.background != target.background { delta.append(Self.colorCode(target.background, background: true)) }
+        let a = delta.joined(separator: ";"), b = reset.joined(separator: ";")
+        return Self.csi((a.count <= b.count ? a : b) + "m")
+    }
+
+    private static func attributeCodes(_ a: Style.Attributes) -> [String] {
+        var codes: [String] = []
+        if a.contains(.bold) { codes.append("1") }
+        if a.contains(.dim) { codes.append("2") }
+        if a.contains(.italic) { codes.append("3") }
+        if a.contains(.underline) { codes.append("4") }
+        if a.contains(.inverse) { codes.append("7") }
+        if a.contains(.strikethrough) { codes.append("9") }
+        return codes
+    }
+
+    private static func colorCode(_ color: StyleColor, background: Bool) -> String {
+        switch color {
+        case .default: return background ? "49" : "39"
+        case .ansi(let n):
+            let n = Int(n & 15)
+            if n < 8 { return String((background ? 40 : 30) + n) }
+            return String((background ? 100 : 90) + n - 8)
+        case .palette(let n): return (background ? "48;5;" : "38;5;") + String(n)
+        case .rgb(let r, let g, let b): return (background ? "48;2;" : "38;2;") + "\(r);\(g);\(b)"
+        }
+    }
+
+    /// `color` as the terminal can show it.
+    func downgrade(_ color: StyleColor) -> StyleColor {
+        switch (color, capabilities.colors) {
+        case (.default, _): return .default
+        case (_, .none): return .default
+        case (.rgb(let r, let g, let b), .palette256): return .palette(Self.palette(r, g, b))
+        case (.rgb(let r, let g, let b), .ansi16): return .ansi(Self.nearest16(Self.rgb(ofPalette: Self.palette(r, g, b))))
+        case (.palette(let n), .ansi16): return .ansi(n < 16 ? n : Self.nearest16(Self.rgb(ofPalette: n)))
+        default: return color
+        }
+    }
+
+    /// The xterm 256-colour entry nearest `r, g, b` (the 6x6x6 cube or the grey ramp).
+    static func palette(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+        func level(_ v: UInt8) -> Int { v < 48 ? 0 : v < 115 ? 1 : (Int(v) - 35) / 40 }
+        let (lr, lg, lb) = (level(r), level(g), level(b))
+        let cube = 16 + 36 * lr + 6 * lg + lb
+        let average = (Int(r) + Int(g) + Int(b)) / 3
+        let grey = average > 238 ? 255 : 232 + max(0, (average - 3) / 10)
+        let c = rgb(ofPalette: UInt8(cube)), gr = rgb(ofPalette: UInt8(grey))
+        func distance(_ p: (Int, Int, Int)) -> Int {
+            let dr = p.0 - Int(r), dg = p.1 - Int(g), db = p.2 - Int(b)
+            return dr * dr + dg * dg + db * db
+        }
+        return UInt8(distance(gr) < distance(c) ? grey : cube)
+    }
+
+    /// The RGB of a 256-colour palette entry (xterm's defaults).
+    static func rgb(ofPalette n: UInt8) -> (Int, Int, Int) {
+        let n = Int(n)
+        if n < 16 { return ansi16[n] }
+        if n >= 232 { let v = 8 + (n - 232) * 10; return (v, v, v) }
+        let i = n - 16
+        func value(_ l: Int) -> Int { l == 0 ? 0 : 55 + l * 40 }
+        return (value(i / 36), value(i / 6 % 6), value(i % 6))
+    }
+
+    static let ansi16: [(Int, Int, Int)] = [
+        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+    ]
+
+    static func nearest16(_ p: (Int, Int, Int)) -> UInt8 {
+        var best = 0, bestDistance = Int.max
+        for (k, q) in ansi16.enumerated() {
+            let d = (p.0 - q.0) * (p.0 - q.0) + (p.1 - q.1) * (p.1 - q.1) + (p.2 - q.2) * (p.2 - q.2)
+            if d < bestDistance { best = k; bestDistance = d }
+        }
+        return UInt8(best)
+    }
+
+    /// A link target as it may appear inside OSC 8: no control characters, no `ESC \`.
+    static func cleanURL(_ url: String) -> String {
+        String(url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !($0.value >= 0x80 && $0.value < 0xA0) }
+            .map(Character.init))
+    }
+}

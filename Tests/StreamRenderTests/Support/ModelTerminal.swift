@@ -1,0 +1,284 @@
+@testable import StreamRender
+
+/// A small VT interpreter of every sequence the ANSI encoder emits, parameterised by
+/// the width policy: the oracle the encoder's bytes are checked against.
+///
+/// It models deferred wrap (writing the last column leaves the cursor there with a
+/// wrap pending; the next printable wraps, scrolling at the bottom), LF scrolling
+/// into a scrollback, CUU/CUD/CUF/CUB clamped to the screen, CUP, EL 0, SGR (with
+/// 22 clearing bold and dim), OSC 8 links, SU, DECSTBM scroll regions, the alternate
+/// screen, and modes 2026/25 (accepted, no effect). Anything else is recorded in
+/// ``unknown`` so a test can fail on it. Writing a wide cluster in the last column is
+/// recorded in ``violations``.
+struct ModelTerminal {
+    let width: Int
+    let height: Int
+    let policy: WidthPolicy
+    var screen: Frame
+    var styles = StyleTable()
+    var scrollback: [String] = []
+    var row = 0
+    var column = 0
+    var wrapPending = false
+    var pen = Style.plain
+    var link: String? = nil
+    var scrollTop = 0
+    var scrollBottom: Int
+    var alternate: Frame? = nil
+    var unknown: [String] = []
+    var violations: [String] = []
+    var synchronizedDepth = 0
+    private var pendingText: [UInt8] = []
+
+    init(width: Int, height: Int, policy: WidthPolicy = .grapheme) {
+        self.width = width
+        self.height = height
+        self.policy = policy
+        screen = Frame(width: width, height: height)
+        scrollBottom = height - 1
+    }
+
+    mutating func apply(_ bytes: [UInt8]) {
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x1B {
+                flushText()
+                i = escape(bytes, i)
+            } else if b == 0x0D {
+                flushText()
+                column = 0
+                wrapPending = false
+                i += 1
+            } else if b == 0x0A {
+                flushText()
+                lineFeed()
+                i += 1
+            } else if b < 0x20 || b == 0x7F {
+                flushText()
+                unknown.append("control \(b)")
+                i += 1
+            } else {
+                pendingText.append(b)
+                i += 1
+            }
+        }
+        flushText()
+    }
+
+    private mutating func flushText() {
+        if pendingText.isEmpty { return }
+        let text = pendingText
+        pendingText = []
+        for (cell, w) in CellSplitter(policy: policy).cells(of: String(decoding: text, as: UTF8.self)) {
+            printCluster(cell, width: w)
+        }
+    }
+
+    private mutating func printCluster(_ cluster: String, width w: Int) {
+        if w == 0 { unknown.append("zero-width cluster \(cluster.debugDescription)"); return }
+        if wrapPending {
+            column = 0
+            wrapPending = false
+            lineFeed()
+        }
+        if w == 2 && column == width - 1 {
+            violations.append("wide cluster \(cluster) written in the last column of row \(row)")
+            column = 0
+            lineFeed()
+        }
+        let id = styles.intern(Style(foreground: pen.foreground, background: pen.background,
+                                     attributes: pen.attributes, hyperlink: link))
+        screen.put(cluster, width: min(w, 2), style: id, row: row, column: column)
+        column += w
+        if column >= width {
+            column = width - 1
+            wrapPending = true
+        }
+    }
+
+    private mutating func lineFeed() {
+        if row == scrollBottom {
+            scroll(1)
+        } else if row < height - 1 {
+            row += 1
+        }
+    }
+
+    /// Scrolls the scroll region up by `n`; the top line goes to the scrollback when
+    /// the region starts at the top of the main screen.
+    private mutating func scroll(_ n: Int) {
+        for _ in 0..<n {
+            if scrollTop == 0 && alternate == nil { scrollback.append(screen.text(row: 0)) }
+            var next = screen
+            for r in scrollTop..<scrollBottom {
+                next.clear(row: r)
+                for c in 0..<width {
+                    let cell = screen[r + 1, c]
+                    if cell.isContinuation { continue }
+                    next.put(cell.text, width: Int(cell.width), style: cell.style, row: r, column: c)
+                }
+            }
+            next.clear(row: scrollBottom)
+            screen = next
+        }
+    }
+
+    private mutating func escape(_ bytes: [UInt8], _ start: Int) -> Int {
+        guard start + 1 < bytes.count else { unknown.append("lone ESC"); return start + 1 }
+        let kind = bytes[start + 1]
+        if kind == UInt8(ascii: "[") {
+            var j = start + 2
+            var params = ""
+            while j < bytes.count && !(bytes[j] >= 0x40 && bytes[j] <= 0x7E) {
+                params.append(Character(UnicodeScalar(bytes[j])))
+                j += 1
+            }
+            guard j < bytes.count else { unknown.append("unterminated CSI"); return j }
+            csi(params, bytes[j])
+            return j + 1
+        }
+        if kind == UInt8(ascii: "]") {
+            var j = start + 2
+            var body: [UInt8] = []
+            while j < bytes.count {
+                if bytes[j] == 0x07 { j += 1; break }
+                if bytes[j] == 0x1B && j + 1 < bytes.count && bytes[j + 1] == UInt8(ascii: "\\") { j += 2; break }
+                body.append(bytes[j])
+                j += 1
+            }
+            let text = String(decoding: body, as: UTF8.self)
+            if text.hasPrefix("8;") {
+                let parts = text.split(separator: ";", maxSplits: 2, omittingEmptySubsequences: false)
+                let url = parts.count == 3 ? String(parts[2]) : ""
+                link = url.isEmpty ? nil : url
+            } else {
+                unknown.append("OSC \(text)")
+            }
+            return j
+        }
+        unknown.append("ESC \(kind)")
+        return start + 2
+    }
+
+    private mutating func csi(_ params: String, _ final: UInt8) {
+        let numbers = params.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        func n(_ k: Int, _ fallback: Int = 1) -> Int {
+            k < numbers.count ? (numbers[k].map { $0 == 0 ? fallback : $0 } ?? fallback) : fallback
+        }
+        switch final {
+        case UInt8(ascii: "A"): row = max(scrollTopFor(row), row - n(0)); wrapPending = false
+        case UInt8(ascii: "B"): row = min(scrollBottomFor(row), row + n(0)); wrapPending = false
+        case UInt8(ascii: "C"): column = min(width - 1, column + n(0)); wrapPending = false
+        case UInt8(ascii: "D"): column = max(0, column - n(0)); wrapPending = false
+        case UInt8(ascii: "H"):
+            row = min(height - 1, n(0) - 1)
+            column = min(width - 1, n(1) - 1)
+            wrapPending = false
+        case UInt8(ascii: "K"):
+            guard params.isEmpty || params == "0" else { unknown.append("EL \(params)"); return }
+            let id = styles.intern(Style(background: pen.background))
+            for c in column..<width {
+                if screen[row, c].isContinuation && c == column && c > 0 {
+                    screen.put(" ", width: 1, style: .plain, row: row, column: c - 1)
+                }
+                screen.put(" ", width: 1, style: id, row: row, column: c)
+            }
+        case UInt8(ascii: "S"): scroll(n(0))
+        case UInt8(ascii: "r"):
+            scrollTop = n(0) - 1
+            scrollBottom = min(height, n(1, height)) - 1
+            row = 0
+            column = 0
+            wrapPending = false
+        case UInt8(ascii: "m"): sgr(params)
+        case UInt8(ascii: "h"), UInt8(ascii: "l"):
+            let set = final == UInt8(ascii: "h")
+            switch params {
+            case "?2026": synchronizedDepth += set ? 1 : -1
+            case "?25": break
+            case "?1049":
+                if set {
+                    alternate = screen
+                    screen = Frame(width: width, height: height)
+                } else if let saved = alternate {
+                    screen = saved
+                    alternate = nil
+                }
+            default: unknown.append("mode \(params)")
+            }
+        default:
+            unknown.append("CSI \(params)\(Character(UnicodeScalar(final)))")
+        }
+    }
+
+    private func scrollTopFor(_ r: Int) -> Int { r >= scrollTop ? scrollTop : 0 }
+    private func scrollBottomFor(_ r: Int) -> Int { r <= scrollBottom ? scrollBottom : height - 1 }
+
+    private mutating func sgr(_ params: String) {
+        let codes = params.isEmpty ? [0] : params.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        var k = 0
+        while k < codes.count {
+            let c = codes[k]
+            switch c {
+            case 0: pen = .plain
+            case 1: pen.attributes.insert(.bold)
+            case 2: pen.attributes.insert(.dim)
+            case 3: pen.attributes.insert(.italic)
+            case 4: pen.attributes.insert(.underline)
+            case 7: pen.attributes.insert(.inverse)
+            case 9: pen.attributes.insert(.strikethrough)
+            case 22: pen.attributes.subtract([.bold, .dim])
+            case 23: pen.attributes.remove(.italic)
+            case 24: pen.attributes.remove(.underline)
+            case 27: pen.attributes.remove(.inverse)
+            case 29: pen.attributes.remove(.strikethrough)
+            case 30...37: pen.foreground = .ansi(UInt8(c - 30))
+            case 39: pen.foreground = .default
+            case 40...47: pen.background = .ansi(UInt8(c - 40))
+            case 49: pen.background = .default
+            case 90...97: pen.foreground = .ansi(UInt8(c - 90 + 8))
+            case 100...107: pen.background = .ansi(UInt8(c - 100 + 8))
+            case 38, 48:
+                let color: StyleColor
+                if k + 2 < codes.count && codes[k + 1] == 5 {
+                    color = .palette(UInt8(codes[k + 2]))
+                    k += 2
+                } else if k + 4 < codes.count && codes[k + 1] == 2 {
+                    color = .rgb(UInt8(codes[k + 2]), UInt8(codes[k + 3]), UInt8(codes[k + 4]))
+                    k += 4
+                } else {
+                    unknown.append("SGR \(params)")
+                    return
+                }
+                if c == 38 { pen.foreground = color } else { pen.background = color }
+            default: unknown.append("SGR \(c)")
+            }
+            k += 1
+        }
+    }
+
+    /// The visible rows of the screen as text.
+    var rows: [String] { (0..<height).map { screen.text(row: $0) } }
+
+    /// Whether the screen shows `frame` (text, widths and each cell's look as the
+    /// encoder would write it) at rows `offset...`; returns the first difference.
+    func mismatch(with frame: Frame, styles frameStyles: StyleTable, encoder: ANSIEncoder, rowOffset: Int = 0) -> String? {
+        for r in 0..<frame.height {
+            for c in 0..<frame.width {
+                let want = frame[r, c], got = screen[r + rowOffset, c]
+                if want.text != got.text || want.width != got.width {
+                    return "row \(r) column \(c): want \(want.text.debugDescription)/\(want.width), got \(got.text.debugDescription)/\(got.width)"
+                }
+                let s = frameStyles[want.style]
+                let expected = Style(foreground: encoder.downgrade(s.foreground), background: encoder.downgrade(s.background),
+                                     attributes: s.attributes,
+                                     hyperlink: encoder.capabilities.hyperlinks ? s.hyperlink.map(ANSIEncoder.cleanURL) : nil)
+                if styles[got.style] != expected {
+                    return "row \(r) column \(c) \(want.text.debugDescription): want \(expected), got \(styles[got.style])"
+                }
+            }
+        }
+        return nil
+    }
+}
