@@ -24,6 +24,12 @@ public struct ANSIEncoder {
     /// Where the cursor is, if known: row and column (a column equal to the width
     /// means "after the last column, wrap pending").
     public var cursor: (row: Int, column: Int)?
+    /// With relative rows: how many rows of the region exist on the screen. Moving to
+    /// a row below them first creates rows with CR LF from the last one (the screen
+    /// scrolls at its bottom), with the pen reset so new rows get the default
+    /// background. Nil: every row exists (fullscreen). 0 with the cursor on row -1:
+    /// the cursor is on the line above the region (the last line written).
+    public var existingRows: Int?
     private var pen: Style? = .plain
     private var link: String? = nil
 
@@ -68,11 +74,20 @@ public struct ANSIEncoder {
         setPen(.plain, link: nil, into: &out)
     }
 
-    /// Wraps `body`'s bytes in synchronized output when supported.
+    /// Wraps `body`'s bytes in synchronized output when supported and needed: a frame
+    /// that only appends text at the cursor cannot show a torn state, so it is not
+    /// wrapped (16 bytes a frame would outweigh a streamed token).
     public func synchronized(_ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
-        if capabilities.synchronizedOutput { out.append(contentsOf: Array("\u{1B}[?2026h".utf8)) }
-        body(&out)
-        if capabilities.synchronizedOutput { out.append(contentsOf: Array("\u{1B}[?2026l".utf8)) }
+        guard capabilities.synchronizedOutput else { return body(&out) }
+        var frame: [UInt8] = []
+        body(&frame)
+        if frame.contains(0x1B) {
+            out.append(contentsOf: Array("\u{1B}[?2026h".utf8))
+            out.append(contentsOf: frame)
+            out.append(contentsOf: Array("\u{1B}[?2026l".utf8))
+        } else {
+            out.append(contentsOf: frame)
+        }
     }
 
     private func rowIsPlainBlank(_ frame: Frame, _ row: Int, from column: Int) -> Bool {
@@ -96,6 +111,16 @@ public struct ANSIEncoder {
     /// Moves the cursor to `row`, `column` the cheapest way.
     public mutating func move(to row: Int, _ column: Int, frame: Frame, styles: StyleTable, rowOffset: Int = 0,
                               into out: inout [UInt8]) {
+        if let existing = existingRows, row >= existing, let at = cursor {
+            // Go to the last existing row, then make the new ones.
+            setPen(.plain, link: nil, into: &out)
+            let last = existing - 1  // -1: not even the region's first row exists yet
+            if at.row < last { out.append(contentsOf: Self.csi(Self.count(last - at.row) + "B")) }
+            if at.row > last { out.append(contentsOf: Self.csi(Self.count(at.row - last) + "A")) }
+            for _ in 0..<(row - last) { out.append(contentsOf: [0x0D, 0x0A]) }
+            existingRows = row + 1
+            cursor = (row, 0)
+        }
         if let at = cursor, at.row == row, at.column == column, column < frame.width { return }
         var best: [UInt8]? = nil
         func consider(_ bytes: [UInt8]) {

@@ -1,0 +1,174 @@
+/// The live view in **inline** mode: the answer is written into the terminal's own
+/// scrollback, below the prompt, and only its live tail is redrawn.
+///
+/// Lines that are final (committed by the layout) are written once and then left
+/// alone: the terminal scrolls them into its scrollback, where search, selection and
+/// copy keep working. The live region is the unfinished tail (at most `height - 1`
+/// rows, so all of it stays on screen); each frame is diffed against what the region
+/// shows and only the changed cells are written. When the stream finishes, every line
+/// of the answer is in the scrollback exactly once.
+///
+/// The region's rows are relative to its top (its place on the screen is unknown), so
+/// the encoder uses relative moves and creates rows with CR LF as the region grows.
+public struct InlineView {
+    public private(set) var view: WrappedDocument
+    public private(set) var encoder: ANSIEncoder
+    /// The terminal's height in rows.
+    public private(set) var height: Int
+    private let splitter: CellSplitter
+    /// What the live region shows (its rows are the region's rows from the top).
+    private var shown: Frame
+    private var diff = FrameDiff()
+    /// Lines committed by the layout and not yet written as final.
+    private var pendingFinal: [VisualLine] = []
+    /// Where the final text written so far ends (lines are clipped to start here,
+    /// which matters only after a resize re-wrapped a paragraph half written).
+    private var finalEnd = TextPosition(paragraph: 0, offset: 0)
+    /// Bytes written so far.
+    public private(set) var bytesWritten = 0
+    /// Frames written so far.
+    public private(set) var framesWritten = 0
+    private var finished = false
+
+    public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
+                limits: HistoryLimits = .standard) {
+        view = WrappedDocument(settings: settings, limits: limits)
+        encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: false)
+        encoder.cursor = (0, 0)
+        encoder.existingRows = 1
+        self.height = max(1, height)
+        splitter = CellSplitter(policy: settings.policy)
+        shown = Frame(width: settings.width, height: 0)
+    }
+
+    /// Appends answer text in `style` (nothing is written until ``frame(into:)``).
+    ///
+    /// - Complexity: amortized O(n + c) in the bytes and the current line.
+    public mutating func append(_ text: String, style: Style = .plain) {
+        view.append(text, style: style) { pendingFinal.append($0) }
+    }
+
+    /// Ends the answer: everything becomes final (written by the next frame).
+    ///
+    /// - Complexity: O(c + t) in the current line and the unfinished tail.
+    public mutating func finish() {
+        view.finish { pendingFinal.append($0) }
+        finished = true
+    }
+
+    /// Appends the bytes of the next frame: the new final lines, then the live
+    /// region diffed against what it shows. After ``finish()``, the cursor is left at
+    /// the start of the line after the answer.
+    ///
+    /// - Complexity: O(W x r) in the rows written, plus the diff of the live region.
+    public mutating func frame(into out: inout [UInt8]) {
+        let width = view.layout.settings.width
+        let live = finished ? [] : Array(view.layout.provisionalLines(in: view.document).suffix(height - 1))
+        let finals = pendingFinal
+        pendingFinal.removeAll(keepingCapacity: true)
+        let rows = max(shown.height, finals.count + live.count)
+        var next = Frame(width: width, height: rows)
+        var previous = Frame(width: width, height: rows)
+        copyRows(of: shown, into: &previous)
+        for (k, line) in finals.enumerated() { draw(line, row: k, in: &next) }
+        for (k, line) in live.enumerated() { draw(line, row: finals.count + k, in: &next) }
+        if let last = finals.last {
+            finalEnd = TextPosition(paragraph: last.paragraph, offset: last.end)
+        }
+        let start = out.count
+        encoder.synchronized(&out) { out in
+            diff.compute(from: previous, to: next)
+            encoder.encode(diff.changes, of: next, styles: view.document.styles, into: &out)
+            if finished {
+                // Leave the cursor on a fresh line after the answer.
+                let after = finals.count + live.count
+                encoder.move(to: after, 0, frame: Frame(width: width, height: after + 1), styles: view.document.styles, into: &out)
+            }
+        }
+        // The final rows are now history: the region starts after them.
+        shown = Frame(width: width, height: rows - finals.count)
+        copyRows(of: next, from: finals.count, into: &shown)
+        if let at = encoder.cursor { encoder.cursor = (at.row - finals.count, at.column) }
+        if let existing = encoder.existingRows { encoder.existingRows = existing - finals.count }
+        if finished { shown = Frame(width: width, height: 0); encoder.existingRows = 1; encoder.cursor = (0, 0) }
+        bytesWritten += out.count - start
+        framesWritten += 1
+    }
+
+    /// Re-wraps at a new width and height and repaints the live region; final lines
+    /// already written stay as they are (the terminal owns them now).
+    ///
+    /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
+    public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
+        self.height = max(1, height)
+        // Back to the region's top, erase everything below, and forget what it showed.
+        if let at = encoder.cursor, at.row > 0 { out.append(contentsOf: ANSIEncoder.csi("\(at.row)A")) }
+        out.append(contentsOf: [0x0D] + ANSIEncoder.csi("J"))
+        encoder.cursor = (0, 0)
+        encoder.existingRows = 1
+        view.resize(to: settings)
+        shown = Frame(width: settings.width, height: 0)
+        // Lines the layout now reports as final at the new width start where the
+        // written text ended; the live tail is redrawn from there.
+        pendingFinal.removeAll()
+        frame(into: &out)
+    }
+
+    private func copyRows(of source: Frame, from first: Int = 0, into target: inout Frame) {
+        for r in 0..<min(target.height, source.height - first) {
+            for c in 0..<source.width {
+                let cell = source[r + first, c]
+                if cell.isContinuation { continue }
+                target.put(cell.text, width: Int(cell.width), style: cell.style, row: r, column: c)
+            }
+        }
+    }
+
+    /// Draws `line` (clipped to what was not yet written as final) on `row`.
+    private func draw(_ line: VisualLine, row: Int, in frame: inout Frame) {
+        let settings = view.layout.settings
+        guard view.document.paragraphNumbers.contains(line.paragraph) else { return }
+        if line.isReplacement {
+            frame.put("\u{FFFD}", width: 1, row: row, column: 0)
+            return
+        }
+        var start = line.start
+        if line.paragraph == finalEnd.paragraph && finalEnd.offset > start { start = min(finalEnd.offset, line.end) }
+        let paragraph = view.document[paragraph: line.paragraph]
+        // Tabs become spaces first (as `plainText` shows them), so zero-width text
+        // after a tab joins its last space as it would join any other cell.
+        var expanded: [UInt8] = []
+        var origin: [Int] = []
+        paragraph.text.withUnsafeBufferPointer { buf in
+            var position = start
+            var column = 0
+            while position < line.end {
+                if buf[position] == 0x09 {
+                    for _ in 0..<max(0, settings.tabWidth(at: column)) {
+                        expanded.append(0x20)
+                        origin.append(position)
+                        column += 1
+                    }
+                    position += 1
+                    continue
+                }
+                var end = position
+                while end < line.end && buf[end] != 0x09 { end += 1 }
+                let slice = UnsafeBufferPointer(rebasing: buf[position..<end])
+                splitter.forEachCell(in: slice) { _, width in column += width }
+                expanded.append(contentsOf: slice)
+                origin.append(contentsOf: position..<end)
+                position = end
+            }
+        }
+        var column = 0
+        expanded.withUnsafeBufferPointer { buf in
+            splitter.forEachCell(in: buf) { range, width in
+                guard column + width <= frame.width else { return }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
+                column = frame.put(text, width: width, style: paragraph.style(at: origin[range.lowerBound]),
+                                   row: row, column: column)
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Testing
+@testable import StreamRender
+
+@Suite struct InlineViewTests {
+    static func trimmed(_ s: String) -> String {
+        var t = s
+        while t.hasSuffix(" ") { t.removeLast() }
+        return t
+    }
+
+    /// Streams `pieces` through an inline view into a model terminal; returns the
+    /// transcript (scrollback, then the screen down to the cursor) and the model.
+    static func stream(_ pieces: [String], width: Int, height: Int, policy: WidthPolicy = .grapheme,
+                       frameEvery: Int = 1) -> (transcript: [String], model: ModelTerminal, view: InlineView) {
+        var view = InlineView(settings: LayoutSettings(width: width, policy: policy), height: height,
+                              capabilities: .full)
+        var model = ModelTerminal(width: width, height: height, policy: policy)
+        for (k, piece) in pieces.enumerated() {
+            view.append(piece)
+            if k % frameEvery == 0 {
+                var out: [UInt8] = []
+                view.frame(into: &out)
+                model.apply(out)
+            }
+        }
+        view.finish()
+        var out: [UInt8] = []
+        view.frame(into: &out)
+        model.apply(out)
+        let transcript = (model.scrollback + model.rows.prefix(model.row)).map(trimmed)
+        return (transcript, model, view)
+    }
+
+    /// The final layout's lines as a terminal shows them (cells joined: zero-width
+    /// text before a line's first cell shows nothing).
+    static func expected(_ text: String, width: Int, policy: WidthPolicy = .grapheme) -> [String] {
+        let result = layOut([text], settings: LayoutSettings(width: width, policy: policy), check: false)
+        let splitter = CellSplitter(policy: policy)
+        return texts(result.lines, result.view).map { trimmed(splitter.cells(of: $0).map(\.text).joined()) }
+    }
+
+    @Test func theFinalTextIsInTheScrollbackExactlyOnce() {
+        let seed = TestSeed.base(555)
+        var rng = SeededGenerator(seed: seed)
+        for doc in 0..<60 {
+            // Tabs and controls aside (the transcript compares shown text).
+            let text = RandomDocument.make(using: &rng, pieces: Int.random(in: 1...60, using: &rng))
+            let width = [2, 3, 7, 20, 40].randomElement(using: &rng)!
+            let height = [2, 3, 5, 24].randomElement(using: &rng)!
+            let policy: WidthPolicy = Bool.random(using: &rng) ? .grapheme : .wcwidth
+            let pieces = randomPieces(text, using: &rng)
+            let result = Self.stream(pieces, width: width, height: height, policy: policy,
+                                     frameEvery: Int.random(in: 1...4, using: &rng))
+            let want = Self.expected(text, width: width, policy: policy)
+            if result.transcript != want {
+                let i = (0..<min(want.count, result.transcript.count)).first { want[$0] != result.transcript[$0] } ?? min(want.count, result.transcript.count)
+                Issue.record("seed \(seed) doc \(doc) \(width)x\(height) \(policy): line \(i): \(i < result.transcript.count ? result.transcript[i].debugDescription : "none") vs \(i < want.count ? want[i].debugDescription : "none")")
+            }
+            #expect(result.model.unknown.isEmpty && result.model.violations.isEmpty,
+                    "seed \(seed) doc \(doc): \(result.model.unknown.prefix(3)) \(result.model.violations.prefix(3))")
+            if result.transcript != want { return }
+        }
+    }
+
+    @Test func aRegionGrowingPastTheViewportThenChangingItsFirstLine() {
+        // At width 3 the unfinished tail of a word spans more rows than the screen;
+        // the rows that do not fit are held back until final, so the first live row
+        // can still change on screen, and nothing is written twice.
+        let text = "abcdefghijklmnopq rstu e\u{301}\u{301} vwxyz"
+        let pieces = text.unicodeScalars.map { String($0) }
+        var view = InlineView(settings: LayoutSettings(width: 3), height: 3, capabilities: .full)
+        var model = ModelTerminal(width: 3, height: 3)
+        var maxLive = 0
+        for piece in pieces {
+            view.append(piece)
+            maxLive = max(maxLive, view.view.layout.provisionalLines(in: view.view.document).count)
+            var out: [UInt8] = []
+            view.frame(into: &out)
+            model.apply(out)
+        }
+        view.finish()
+        var out: [UInt8] = []
+        view.frame(into: &out)
+        model.apply(out)
+        #expect(maxLive > 3, "the live tail never outgrew the screen; the test does not test it")
+        let transcript = (model.scrollback + model.rows.prefix(model.row)).map(Self.trimmed)
+        #expect(transcript == Self.expected(text, width: 3))
+    }
+
+    @Test func onlyTheLiveTailIsRedrawn() {
+        let text = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 40)
+        let pieces = text.map { String($0) }
+        let result = Self.stream(pieces, width: 40, height: 10)
+        #expect(result.transcript == Self.expected(text, width: 40))
+        // Each character is written about once: the bytes stay close to the text's.
+        #expect(result.view.bytesWritten < text.utf8.count * 3, "\(result.view.bytesWritten) bytes for \(text.utf8.count)")
+    }
+}
