@@ -195,7 +195,7 @@ public struct DocumentLayout {
     /// - Complexity: O(v + c + t) in the bytes of the paragraphs visited, the current
     ///   line and the unfinished tail.
     public mutating func tailLines(_ count: Int, in document: StyledDocument) -> [VisualLine] {
-        var result = provisionalLines(in: document)
+        var result = Array(provisionalLines(in: document).suffix(count))
         var chunks: [[VisualLine]] = []
         var have = result.count
         if have < count {

@@ -184,6 +184,16 @@ struct ModelTerminal {
                 }
                 screen.put(" ", width: 1, style: id, row: row, column: c)
             }
+        case UInt8(ascii: "J"):
+            // ED 0: from the cursor to the end of the screen; ED 2: everything.
+            if params == "2" {
+                screen = Frame(width: width, height: height)
+            } else if params.isEmpty || params == "0" {
+                for c in column..<width { screen.put(" ", width: 1, style: .plain, row: row, column: c) }
+                for r in (row + 1)..<max(row + 1, height) { screen.clear(row: r) }
+            } else {
+                unknown.append("ED \(params)")
+            }
         case UInt8(ascii: "S"): scroll(n(0))
         case UInt8(ascii: "r"):
             scrollTop = n(0) - 1

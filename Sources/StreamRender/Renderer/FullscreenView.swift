@@ -1,0 +1,110 @@
+/// The live view in **fullscreen** mode: the alternate screen shows the last rows
+/// of the answer and follows the tail.
+///
+/// Each frame is diffed against what the screen shows. When the tail has moved down
+/// by fewer rows than the screen has, the terminal scrolls (`SU` inside a scroll
+/// region covering the screen) and only the rows that came in are drawn, instead of
+/// repainting every row. ``end(into:)`` leaves the alternate screen and writes the
+/// whole answer into the normal screen, so it stays in the scrollback.
+public struct FullscreenView {
+    public private(set) var view: WrappedDocument
+    public private(set) var encoder: ANSIEncoder
+    public private(set) var height: Int
+    private let splitter: CellSplitter
+    private var shown: Frame
+    /// The index (counting every line since the start) of the first row shown.
+    private var shownTop = 0
+    private var diff = FrameDiff()
+    private var entered = false
+    public private(set) var bytesWritten = 0
+    public private(set) var framesWritten = 0
+
+    public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
+                limits: HistoryLimits = .standard) {
+        view = WrappedDocument(settings: settings, limits: limits)
+        encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: true)
+        self.height = max(1, height)
+        splitter = CellSplitter(policy: settings.policy)
+        shown = Frame(width: settings.width, height: self.height)
+    }
+
+    /// Appends answer text in `style`.
+    ///
+    /// - Complexity: amortized O(n + c) in the bytes and the current line.
+    public mutating func append(_ text: String, style: Style = .plain) {
+        view.append(text, style: style)
+    }
+
+    /// Ends the answer.
+    ///
+    /// - Complexity: O(c + t) in the current line and the unfinished tail.
+    public mutating func finish() {
+        view.finish()
+    }
+
+    /// Appends the bytes of the next frame.
+    ///
+    /// - Complexity: O(W x H) for the diff, plus the rows drawn.
+    public mutating func frame(into out: inout [UInt8]) {
+        let start = out.count
+        let width = view.layout.settings.width
+        if !entered {
+            // Alternate screen, cleared, cursor hidden, one scroll region: the screen.
+            out.append(contentsOf: ANSIEncoder.csi("?1049h") + ANSIEncoder.csi("2J") + ANSIEncoder.csi("?25l")
+                       + ANSIEncoder.csi("1;\(height)r"))
+            encoder.cursor = nil
+            entered = true
+        }
+        let lines = view.tailLines(height)
+        let total = view.layout.committedLineCount + view.layout.provisionalLines(in: view.document).count
+        let top = max(0, total - lines.count)
+        var next = Frame(width: width, height: height)
+        for (k, line) in lines.enumerated() {
+            LineDrawer.draw(line, row: k, in: &next, document: view.document, settings: view.layout.settings,
+                            splitter: splitter)
+        }
+        encoder.synchronized(&out) { out in
+            let scroll = top - shownTop
+            if scroll > 0 && scroll < height && shown.height == height {
+                // Let the terminal move the rows up; draw only what changed after that.
+                out.append(contentsOf: ANSIEncoder.csi(scroll == 1 ? "S" : "\(scroll)S"))
+                shown = shown.scrolledUp(by: scroll)
+            }
+            diff.compute(from: shown, to: next)
+            encoder.encode(diff.changes, of: next, styles: view.document.styles, into: &out)
+        }
+        shown = next
+        shownTop = top
+        bytesWritten += out.count - start
+        framesWritten += 1
+    }
+
+    /// Re-wraps at a new size and repaints the screen.
+    ///
+    /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
+    public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
+        self.height = max(1, height)
+        view.resize(to: settings)
+        out.append(contentsOf: ANSIEncoder.csi("1;\(self.height)r") + ANSIEncoder.csi("2J"))
+        encoder.cursor = nil
+        shown = Frame(width: settings.width, height: self.height)
+        shownTop = Int.min / 2  // no scrolling into a repaint
+        frame(into: &out)
+    }
+
+    /// Leaves the alternate screen (scroll region reset, cursor shown) and writes the
+    /// whole answer held as plain lines, so it stays in the normal scrollback.
+    ///
+    /// - Complexity: O(n) in the text held.
+    public mutating func end(into out: inout [UInt8]) {
+        if entered {
+            out.append(contentsOf: ANSIEncoder.csi("0m") + ANSIEncoder.csi("r") + ANSIEncoder.csi("?1049l")
+                       + ANSIEncoder.csi("?25h"))
+            entered = false
+        }
+        for line in view.allLines() {
+            out.append(contentsOf: view.plainText(of: line).utf8)
+            out.append(contentsOf: [0x0D, 0x0A])  // CR too: the tty may not add it (raw mode)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// Draws visual lines into frames (shared by the inline and fullscreen views).
+enum LineDrawer {
+    /// Draws `line` on `row` of `frame`: its cells cut by `splitter`, tabs as spaces,
+    /// each cell in the style of its first byte; a replacement line as U+FFFD.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    static func draw(_ line: VisualLine, row: Int, in frame: inout Frame, document: StyledDocument,
+                     settings: LayoutSettings, splitter: CellSplitter) {
+        guard document.paragraphNumbers.contains(line.paragraph) else { return }
+        if line.isReplacement {
+            frame.put("\u{FFFD}", width: 1, row: row, column: 0)
+            return
+        }
+        let start = line.start
+        let paragraph = document[paragraph: line.paragraph]
+        // Tabs become spaces first (as `plainText` shows them), so zero-width text
+        // after a tab joins its last space as it would join any other cell.
+        var expanded: [UInt8] = []
+        var origin: [Int] = []
+        paragraph.text.withUnsafeBufferPointer { buf in
+            var position = start
+            var column = 0
+            while position < line.end {
+                if buf[position] == 0x09 {
+                    for _ in 0..<max(0, settings.tabWidth(at: column)) {
+                        expanded.append(0x20)
+                        origin.append(position)
+                        column += 1
+                    }
+                    position += 1
+                    continue
+                }
+                var end = position
+                while end < line.end && buf[end] != 0x09 { end += 1 }
+                let slice = UnsafeBufferPointer(rebasing: buf[position..<end])
+                splitter.forEachCell(in: slice) { _, width in column += width }
+                expanded.append(contentsOf: slice)
+                origin.append(contentsOf: position..<end)
+                position = end
+            }
+        }
+        var column = 0
+        expanded.withUnsafeBufferPointer { buf in
+            splitter.forEachCell(in: buf) { range, width in
+                guard column + width <= frame.width else { return }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
+                column = frame.put(text, width: width, style: paragraph.style(at: origin[range.lowerBound]),
+                                   row: row, column: column)
+            }
+        }
+    }
+}
