@@ -53,24 +53,61 @@ final class OutputStreams {
         err += text
     }
 
+    /// While a live view owns the screen, messages wait in the side buffer and the
+    /// view writes them above its region (see ``flushWholeSideLines()``).
+    var liveViewActive = false
+
     /// A one-line message on standard error (after flushing what came before it).
     func error(_ message: String) {
-        flush()
-        FileDescriptorWriter.write(STDERR_FILENO, "stream-render: error: \(message)\n")
+        writeMessage("stream-render: error: \(message)\n")
     }
 
     func warning(_ message: String) {
-        flush()
-        FileDescriptorWriter.write(STDERR_FILENO, "stream-render: warning: \(message)\n")
+        writeMessage("stream-render: warning: \(message)\n")
     }
 
-    func flush() {
+    private func writeMessage(_ line: String) {
+        if liveViewActive {
+            if !err.isEmpty && !err.hasSuffix("\n") { err += "\n" }
+            err += line
+            return
+        }
+        flush()
+        FileDescriptorWriter.write(STDERR_FILENO, line)
+    }
+
+    /// Appends raw bytes (escape sequences of the live view) to standard output.
+    func answerBytes(_ bytes: [UInt8]) {
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether standard error has whole lines waiting (the live view clears its
+    /// region before they are written, and repaints after).
+    var hasSideLines: Bool { err.contains("\n") }
+
+    /// Writes standard output, then the whole lines waiting for standard error (a
+    /// partial line stays until its end arrives, so the live view below it is
+    /// never written into the middle of a line).
+    func flushWholeSideLines() {
+        flushOut()
+        guard let last = err.lastIndex(of: "\n") else { return }
+        let lines = String(err[...last])
+        err.removeSubrange(...last)
+        FileDescriptorWriter.write(STDERR_FILENO, lines)
+    }
+
+    private func flushOut() {
         if !out.isEmpty {
             lastStdoutByte = out.utf8.last
             FileDescriptorWriter.write(STDOUT_FILENO, out)
             out.removeAll(keepingCapacity: true)
         }
-        if !err.isEmpty {
+    }
+
+    func flush() {
+        flushOut()
+        // A live view writes messages itself, between frames (whole lines only).
+        if !err.isEmpty && !liveViewActive {
             FileDescriptorWriter.write(STDERR_FILENO, err)
             err.removeAll(keepingCapacity: true)
         }

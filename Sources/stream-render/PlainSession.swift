@@ -36,6 +36,7 @@ struct PlainSession {
         var outputs: [ResponseDecoder.Output] = []
         decoder.feed(bytes) { outputs.append($0) }
         for item in outputs { handle(item) }
+        answer.frameReady()
         output.flush()
     }
 
@@ -52,7 +53,7 @@ struct PlainSession {
         closeThinking()
         answer.finish()
         output.flush()
-        if output.stdoutIsTerminal, let last = output.lastStdoutByte, last != 0x0A {
+        if output.stdoutIsTerminal, !answer.endsOnFreshLine, let last = output.lastStdoutByte, last != 0x0A {
             output.answer("\n")  // leave the shell prompt on its own line
             output.flush()
         }

@@ -10,6 +10,16 @@ import Darwin
 extension ResponseDecoder.Format: ExpressibleByArgument {}
 extension WidthPolicy.Mode: ExpressibleByArgument {}
 
+/// `--output`: the live view's escape sequences, or plain text lines.
+enum OutputKind: String, ExpressibleByArgument, CaseIterable {
+    case ansi, plain
+}
+
+/// `--color`.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
 /// Exit statuses: a public contract that scripts depend on.
 enum ExitStatus: Int32 {
     case complete = 0
@@ -66,6 +76,18 @@ struct StreamRenderCommand: ParsableCommand {
     @Option(help: "Keep at most about N wrapped lines of history; older paragraphs are dropped whole (default 100000).")
     var maxLines: Int?
 
+    @Option(help: "ansi: the live view (the default on a terminal; into a pipe it is how the bytes are captured); plain: text lines (the default otherwise).")
+    var output: OutputKind?
+
+    @Option(help: "Colours: auto (from TERM, COLORTERM, NO_COLOR, FORCE_COLOR), always or never.")
+    var color: ColorChoice = .auto
+
+    @Flag(help: "Live view on the alternate screen, following the tail; the answer is printed into the normal screen at the end.")
+    var fullscreen = false
+
+    @Option(help: "Rows of the live view (default: the terminal's height, else 24).")
+    var height: Int?
+
     @Flag(help: "Show the built-in demo (also the default with no FILE when standard input is a terminal).")
     var demo = false
 
@@ -78,6 +100,8 @@ struct StreamRenderCommand: ParsableCommand {
         if let width, width < 0 { throw ValidationError("--width must be 0 (no wrapping) or more") }
         if tabSize < 1 { throw ValidationError("--tab-size must be at least 1") }
         if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
+        if let height, height < 1 { throw ValidationError("--height must be at least 1") }
+        if output == .ansi && width == 0 { throw ValidationError("--width 0 (no wrapping) needs --output plain") }
     }
 
     func run() throws {
@@ -128,20 +152,42 @@ extension StreamRenderCommand {
     /// The columns to wrap at: `--width`, else the terminal's, else 80.
     func resolvedWidth(_ output: OutputStreams) -> Int {
         if let width { return width }
-        if output.stdoutIsTerminal {
-            var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 { return Int(size.ws_col) }
-        }
+        if output.stdoutIsTerminal, let size = terminalSize(STDOUT_FILENO) { return size.columns }
         return 80
     }
 
     func answerWriter(_ output: OutputStreams) -> any AnswerWriter {
+        let environment = Self.environment(["TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TERM_PROGRAM"])
+        var capabilities = TerminalCapabilities.detect(environment: environment,
+                                                       isTerminal: output.stdoutIsTerminal || color == .always)
+        switch color {
+        case .never: capabilities.colors = .none
+        case .always: capabilities.colors = max(capabilities.colors, .ansi16)
+        case .auto: break
+        }
+        let kind = self.output ?? (output.stdoutIsTerminal && !capabilities.isDumb && width != 0 ? .ansi : .plain)
         let columns = resolvedWidth(output)
-        if columns == 0 { return RawAnswerWriter(output: output) }
         var limits = HistoryLimits.standard
         if let maxLines { limits.maximumLines = maxLines }
+        if columns == 0 { return RawAnswerWriter(output: output) }
         let settings = LayoutSettings(width: columns, tabSize: tabSize, policy: WidthPolicy(mode: widthPolicy))
-        return WrappedAnswerWriter(output: output, settings: settings, limits: limits)
+        guard kind == .ansi else { return WrappedAnswerWriter(output: output, settings: settings, limits: limits) }
+        if output.stdoutIsTerminal && self.output == nil {
+            let answers = TerminalProbe.query()
+            if let synchronized = answers.synchronized { capabilities.synchronizedOutput = synchronized }
+            if let graphemes = answers.graphemes { capabilities.graphemeClusters = graphemes }
+        }
+        let rows = height ?? (output.stdoutIsTerminal ? terminalSize(STDOUT_FILENO)?.rows : nil) ?? 24
+        return LiveAnswerWriter(output: output, settings: settings, height: rows, fullscreen: fullscreen,
+                                capabilities: capabilities, limits: limits)
+    }
+
+    static func environment(_ names: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for name in names {
+            if let value = getenv(name) { result[name] = String(cString: value) }
+        }
+        return result
     }
 }
 

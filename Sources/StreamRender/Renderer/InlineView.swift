@@ -101,17 +101,31 @@ public struct InlineView {
     /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
     public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
         self.height = max(1, height)
-        // Back to the region's top, erase everything below, and forget what it showed.
-        if let at = encoder.cursor, at.row > 0 { out.append(contentsOf: ANSIEncoder.csi("\(at.row)A")) }
-        out.append(contentsOf: [0x0D] + ANSIEncoder.csi("J"))
-        encoder.cursor = (0, 0)
-        encoder.existingRows = 1
+        suspend(into: &out)
         view.resize(to: settings)
         shown = Frame(width: settings.width, height: 0)
         // Lines the layout now reports as final at the new width start where the
         // written text ended; the live tail is redrawn from there.
         pendingFinal.removeAll()
         frame(into: &out)
+    }
+
+    /// Clears the live region so other text (messages on standard error) can be
+    /// written where it was, starting a fresh line; the next frame repaints the
+    /// region below that text.
+    ///
+    /// - Complexity: O(1).
+    public mutating func suspend(into out: inout [UInt8]) {
+        encoder.endFrame(into: &out)
+        if let at = encoder.cursor, at.row >= 0 {
+            if at.row > 0 { out.append(contentsOf: ANSIEncoder.csi(at.row == 1 ? "A" : "\(at.row)A")) }
+            out.append(contentsOf: [0x0D] + ANSIEncoder.csi("J"))
+        } else {
+            out.append(contentsOf: [0x0D, 0x0A])  // the cursor is on the last final line
+        }
+        encoder.cursor = (0, 0)
+        encoder.existingRows = 1
+        shown = Frame(width: view.layout.settings.width, height: 0)
     }
 
     private func copyRows(of source: Frame, from first: Int = 0, into target: inout Frame) {
