@@ -178,7 +178,8 @@ import Testing
         #expect(r.status == 0)
         let help = String(decoding: r.stdout, as: UTF8.self)
         for flag in ["--format", "--show-thinking", "--stats", "--max-event-bytes", "--width", "--width-policy",
-                     "--tab-size", "--max-lines", "--demo", "--version", "--help"] {
+                     "--tab-size", "--max-lines", "--output", "--color", "--fullscreen", "--height",
+                     "--demo", "--version", "--help"] {
             #expect(help.contains(flag), "--help does not list \(flag)")
         }
     }
@@ -203,5 +204,70 @@ import Testing
         let text = String(decoding: r.stdout, as: UTF8.self)
         #expect(text.hasPrefix("# StreamRender demo"))
         #expect(text.contains("␛]0;pwned␇"))
+    }
+}
+
+/// The live view's flags, run as a script would (into a pipe).
+@Suite struct LiveViewFlagTests {
+    @Test func outputAnsiIntoAPipeWritesTheLiveViewsBytes() throws {
+        let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
+        let ansi = try CommandLineTests.run(["--output", "ansi", "--width", "40", "--height", "10", fixture])
+        #expect(ansi.status == 0, "\(ansi.stderr)")
+        let text = String(decoding: ansi.stdout, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}[?25l"))  // cursor hidden while drawing...
+        #expect(text.hasSuffix("\u{1B}[?25h"))  // ...and shown at the end
+        // Without escape sequences and CRs, it is the plain wrapped answer, line for
+        // line, less blanks (the view skips runs of blank cells with cursor moves;
+        // the tmux tests check the screen exactly).
+        let plain = try CommandLineTests.run(["--output", "plain", "--width", "40", fixture])
+        func lines(_ s: String) -> [String] {
+            s.split(separator: "\n", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
+        }
+        #expect(lines(Self.strippingEscapes(text)) == lines(String(decoding: plain.stdout, as: UTF8.self)))
+    }
+
+    @Test func colorNeverWritesNoColourAndFullscreenUsesTheAlternateScreen() throws {
+        let stream = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"hello\"}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+        let never = try CommandLineTests.run(["--output", "ansi", "--color", "never", "--height", "5"], stdin: Data(stream.utf8))
+        #expect(never.status == 0)
+        #expect(!String(decoding: never.stdout, as: UTF8.self).contains("38;"))
+        let full = try CommandLineTests.run(["--output", "ansi", "--fullscreen", "--height", "5", "--width", "20"], stdin: Data(stream.utf8))
+        #expect(full.status == 0)
+        let text = String(decoding: full.stdout, as: UTF8.self)
+        #expect(text.contains("\u{1B}[?1049h") && text.contains("\u{1B}[?1049l"))
+        #expect(text.hasSuffix("hello\r\n\u{1B}[?25h"))
+        // Into a pipe, --fullscreen alone keeps plain text.
+        let piped = try CommandLineTests.run(["--fullscreen"], stdin: Data(stream.utf8))
+        #expect(String(decoding: piped.stdout, as: UTF8.self) == "hello\n")
+    }
+
+    @Test func badLiveViewValuesAreUsageErrors() throws {
+        for bad in [["--output", "html"], ["--color", "sometimes"], ["--height", "0"], ["--output", "ansi", "--width", "0"]] {
+            let r = try CommandLineTests.run(bad + [CommandLineTests.fixture("sse/coding-answer.anthropic.sse")])
+            #expect(r.status == 2, "\(bad): \(r.stderr)")
+        }
+    }
+
+    /// The text of an ANSI stream without CSI/OSC sequences and CRs.
+    static func strippingEscapes(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var scalars = Array(text.unicodeScalars)[...]
+        while let s = scalars.popFirst() {
+            if s == "\u{1B}" {
+                guard let kind = scalars.popFirst() else { break }
+                if kind == "[" {
+                    while let c = scalars.popFirst(), !(c.value >= 0x40 && c.value <= 0x7E) {}
+                } else if kind == "]" {
+                    while let c = scalars.popFirst() {
+                        if c == "\u{7}" { break }
+                        if c == "\u{1B}" { _ = scalars.popFirst(); break }
+                    }
+                }
+                continue
+            }
+            if s == "\r" { continue }
+            out.append(s)
+        }
+        return String(out)
     }
 }
