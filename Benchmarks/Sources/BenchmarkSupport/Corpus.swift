@@ -221,3 +221,66 @@ extension Corpus {
         return lines
     }
 }
+
+extension Corpus {
+    /// Streams `deltas` through an inline live view with a frame after every delta;
+    /// returns (bytes written, frames).
+    @inline(never)
+    public static func inlineFrames(_ deltas: [String], width: Int, height: Int, repeats: Int = 1) -> (bytes: Int, frames: Int) {
+        var view = InlineView(settings: LayoutSettings(width: width), height: height, capabilities: .full)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
+        var bytes = 0
+        for _ in 0..<repeats {
+            for delta in deltas {
+                view.append(delta)
+                view.frame(into: &out)
+                bytes += out.count
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        view.finish()
+        view.frame(into: &out)
+        bytes += out.count
+        return (bytes, view.framesWritten)
+    }
+
+    /// Two frames of `width` x `height`: for `append`, the second adds one character
+    /// after the text of the first's last row; otherwise every cell differs.
+    public static func framePair(width: Int, height: Int, append: Bool) -> (Frame, Frame, StyleTable) {
+        var styles = StyleTable()
+        let bold = styles.intern(Style(foreground: .green, attributes: .bold))
+        var a = Frame(width: width, height: height), b = Frame(width: width, height: height)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz ")
+        for r in 0..<height {
+            for c in 0..<(width - 1) {
+                a.put(String(letters[(r * 7 + c) % letters.count]), width: 1, style: c % 9 == 0 ? bold : .plain, row: r, column: c)
+                if append {
+                    b.put(String(letters[(r * 7 + c) % letters.count]), width: 1, style: c % 9 == 0 ? bold : .plain, row: r, column: c)
+                } else {
+                    b.put(String(letters[(r * 5 + c + 3) % letters.count]), width: 1, style: c % 7 == 0 ? .plain : bold, row: r, column: c)
+                }
+            }
+        }
+        if append { b.put("z", width: 1, row: height - 1, column: width - 1) }
+        return (a, b, styles)
+    }
+
+    /// Diffs and encodes `a` to `b`, `count` times; returns the bytes of one frame.
+    @inline(never)
+    public static func diffAndEncode(_ a: Frame, _ b: Frame, _ styles: StyleTable, count: Int) -> Int {
+        var diff = FrameDiff()
+        var encoder = ANSIEncoder(capabilities: .full, absoluteRows: true)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
+        var bytes = 0
+        for _ in 0..<count {
+            encoder.cursor = (0, 0)
+            out.removeAll(keepingCapacity: true)
+            diff.compute(from: a, to: b)
+            encoder.encode(diff.changes, of: b, styles: styles, into: &out)
+            bytes = out.count
+        }
+        return bytes
+    }
+}

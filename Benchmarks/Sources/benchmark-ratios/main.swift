@@ -142,6 +142,46 @@ do {
     if sink == 42 { print("") }
 }
 
+// Issue 5: bytes of the inline view, diff+encode per frame, frames per second.
+do {
+    var sink = 0
+    let answer = Corpus.textDeltas(of: Corpus.fixture("sse/coding-answer.anthropic.sse"))
+    var printer = PlainTextPrinter(settings: LayoutSettings(width: 80))
+    var plain = ""
+    for delta in answer { plain += printer.append(delta) }
+    plain += printer.finish()
+    let plainBytes = plain.utf8.count
+    let live = Corpus.inlineFrames(answer, width: 80, height: 24)
+    // The fixture's text is unstyled (markdown styling is a later issue): no SGR is needed.
+    checks.append(Check(
+        name: "inline view, coding answer at 80x24, a frame per delta: 1.5 / (bytes / plain wrapped bytes)",
+        ratio: 1.5 / (Double(live.bytes) / Double(plainBytes)), target: 1,
+        detail: String(format: "%d bytes in %d frames (%.1f bytes/frame) for %d bytes of plain wrapped text: %.2fx",
+                       live.bytes, live.frames, Double(live.bytes) / Double(live.frames), plainBytes,
+                       Double(live.bytes) / Double(plainBytes))))
+
+    var details: [String] = []
+    for (w, h) in [(80, 24), (200, 60)] {
+        for append in [true, false] {
+            let (a, b, styles) = Corpus.framePair(width: w, height: h, append: append)
+            let n = append ? 20_000 : 500
+            var bytes = 0
+            let t = minimumSeconds(runs: 3) { bytes = Corpus.diffAndEncode(a, b, styles, count: n) }
+            details.append(String(format: "%dx%d %@: %.1f µs/frame, %d bytes", w, h, append ? "append" : "full change",
+                                  t / Double(n) * 1e6, bytes))
+            sink &+= bytes
+        }
+    }
+    let deltas1 = Corpus.codingAnswerDeltas(textBytes: 1_000_000)
+    var frames = 0
+    let t = minimumSeconds(runs: 3) { frames = Corpus.inlineFrames(deltas1, width: 80, height: 24).frames }
+    checks.append(Check(
+        name: "pipeline with a frame after every delta (1 MB coding answer, inline 80x24): thousand frames/s (recorded)",
+        ratio: Double(frames) / t / 1000, target: 0,
+        detail: "diff+encode per frame: " + details.joined(separator: "; ")))
+    if sink == 42 { print("") }
+}
+
 var failed = false
 for check in checks {
     let ok = check.ratio >= check.target
