@@ -216,6 +216,29 @@ public struct DocumentLayout {
         return result
     }
 
+    /// The final lines whose text goes past `position` (all of them when `position`
+    /// is nil), re-wrapping stale paragraphs on the way: after a resize, what a view
+    /// that had written its text up to `position` still has to write.
+    ///
+    /// - Complexity: O(b + l) in the bytes re-wrapped and the lines returned.
+    public mutating func finalLines(after position: TextPosition?, in document: StyledDocument) -> [VisualLine] {
+        func wanted(_ number: Int, _ line: LineRecord) -> Bool {
+            guard let position else { return true }
+            return number > position.paragraph || (number == position.paragraph && Int(line.end) > position.offset)
+        }
+        var result: [VisualLine] = []
+        let from = max(position?.paragraph ?? firstParagraph, firstParagraph)
+        if from < openParagraph {
+            for number in from..<openParagraph {
+                let k = number - firstParagraph
+                if closed[k].generation != generation { _ = rewrap(closedIndex: k, document) }
+                for line in closed[k].lines where wanted(number, line) { result.append(line.line(paragraph: number)) }
+            }
+        }
+        for line in openLines where wanted(openParagraph, line) { result.append(line.line(paragraph: openParagraph)) }
+        return result
+    }
+
     /// Every line held, final then provisional, re-wrapping whatever is stale.
     ///
     /// - Complexity: O(l) in the lines, plus re-wrapping stale paragraphs.

@@ -106,6 +106,13 @@ public struct WrappedDocument {
         layout.tailLines(count, in: document)
     }
 
+    /// The final lines whose text goes past `position` (see ``DocumentLayout/finalLines(after:in:)``).
+    ///
+    /// - Complexity: O(b + l) in the bytes re-wrapped and the lines returned.
+    public mutating func finalLines(after position: TextPosition?) -> [VisualLine] {
+        layout.finalLines(after: position, in: document)
+    }
+
     /// Every line held, final then provisional.
     ///
     /// - Complexity: O(l) in the lines held, plus re-wrapping stale paragraphs.

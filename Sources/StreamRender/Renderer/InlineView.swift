@@ -23,7 +23,7 @@ public struct InlineView {
     private var pendingFinal: [VisualLine] = []
     /// Where the final text written so far ends (lines are clipped to start here,
     /// which matters only after a resize re-wrapped a paragraph half written).
-    private var finalEnd = TextPosition(paragraph: 0, offset: 0)
+    private var finalEnd: TextPosition? = nil
     /// Bytes written so far.
     public private(set) var bytesWritten = 0
     /// Frames written so far.
@@ -101,12 +101,12 @@ public struct InlineView {
     /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
     public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
         self.height = max(1, height)
-        suspend(into: &out)
+        suspend(into: &out, reflowedTo: settings.width)
         view.resize(to: settings)
         shown = Frame(width: settings.width, height: 0)
-        // Lines the layout now reports as final at the new width start where the
-        // written text ended; the live tail is redrawn from there.
-        pendingFinal.removeAll()
+        // Everything final after the written text is written at the new width (clipped
+        // to start where the written text ended); the live tail is redrawn below it.
+        pendingFinal = view.finalLines(after: finalEnd)
         frame(into: &out)
     }
 
@@ -116,9 +116,24 @@ public struct InlineView {
     ///
     /// - Complexity: O(1).
     public mutating func suspend(into out: inout [UInt8]) {
+        suspend(into: &out, reflowedTo: nil)
+    }
+
+    /// `reflowedTo`: the terminal has just become this many columns wide. Terminals
+    /// (tmux, most emulators) re-wrap rows longer than a narrower width, so each row
+    /// of the region above the cursor now takes as many rows as its text needs.
+    private mutating func suspend(into out: inout [UInt8], reflowedTo newWidth: Int?) {
         encoder.endFrame(into: &out)
         if let at = encoder.cursor, at.row >= 0 {
-            if at.row > 0 { out.append(contentsOf: ANSIEncoder.csi(at.row == 1 ? "A" : "\(at.row)A")) }
+            var up = at.row
+            if let newWidth, newWidth < shown.width {
+                up = 0
+                for r in 0..<min(at.row, shown.height) {
+                    up += max(1, (contentWidth(of: r) + newWidth - 1) / newWidth)
+                }
+                up += min(at.column, shown.width - 1) / newWidth
+            }
+            if up > 0 { out.append(contentsOf: ANSIEncoder.csi(up == 1 ? "A" : "\(up)A")) }
             out.append(contentsOf: [0x0D] + ANSIEncoder.csi("J"))
         } else {
             out.append(contentsOf: [0x0D, 0x0A])  // the cursor is on the last final line
@@ -126,6 +141,13 @@ public struct InlineView {
         encoder.cursor = (0, 0)
         encoder.existingRows = 1
         shown = Frame(width: view.layout.settings.width, height: 0)
+    }
+
+    /// The columns of row `r` of the region up to its last non-blank cell.
+    private func contentWidth(of r: Int) -> Int {
+        var end = 0
+        for c in 0..<shown.width where !shown[r, c].isPlainBlank { end = c + max(1, Int(shown[r, c].width)) }
+        return end
     }
 
     private func copyRows(of source: Frame, from first: Int = 0, into target: inout Frame) {
@@ -141,7 +163,7 @@ public struct InlineView {
     /// Draws `line` (clipped to what was not yet written as final) on `row`.
     private func draw(_ line: VisualLine, row: Int, in frame: inout Frame) {
         var clipped = line
-        if line.paragraph == finalEnd.paragraph && finalEnd.offset > line.start {
+        if let finalEnd, line.paragraph == finalEnd.paragraph && finalEnd.offset > line.start {
             clipped.start = min(finalEnd.offset, line.end)
         }
         LineDrawer.draw(clipped, row: row, in: &frame, document: view.document, settings: view.layout.settings,
