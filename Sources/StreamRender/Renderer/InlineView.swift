@@ -128,10 +128,8 @@ public struct InlineView {
             var up = at.row
             if let newWidth, newWidth < shown.width {
                 up = 0
-                for r in 0..<min(at.row, shown.height) {
-                    up += max(1, (contentWidth(of: r) + newWidth - 1) / newWidth)
-                }
-                up += min(at.column, shown.width - 1) / newWidth
+                for r in 0..<min(at.row, shown.height) { up += reflow(row: r, to: newWidth, column: nil) }
+                if at.row < shown.height { up += reflow(row: at.row, to: newWidth, column: at.column) }
             }
             if up > 0 { out.append(contentsOf: ANSIEncoder.csi(up == 1 ? "A" : "\(up)A")) }
             out.append(contentsOf: [0x0D] + ANSIEncoder.csi("J"))
@@ -143,11 +141,22 @@ public struct InlineView {
         shown = Frame(width: view.layout.settings.width, height: 0)
     }
 
-    /// The columns of row `r` of the region up to its last non-blank cell.
-    private func contentWidth(of r: Int) -> Int {
+    /// How a terminal narrowed to `newWidth` re-wraps row `r` of the region (its text
+    /// up to the last non-blank cell, a wide cell never split): the number of rows it
+    /// takes, or with `column`, the index of the row that cell (the cursor) lands on.
+    private func reflow(row r: Int, to newWidth: Int, column: Int?) -> Int {
         var end = 0
-        for c in 0..<shown.width where !shown[r, c].isPlainBlank { end = c + max(1, Int(shown[r, c].width)) }
-        return end
+        for c in 0..<shown.width where !shown[r, c].isPlainBlank { end = c + 1 }
+        var rows = 0, used = 0
+        for c in 0..<max(end, min(column ?? 0, shown.width)) {
+            if let column, c == column { return rows }
+            let w = c < shown.width ? Int(shown[r, c].width) : 1
+            if w == 0 { continue }
+            if used + w > newWidth { rows += 1; used = 0 }
+            used += w
+        }
+        if column != nil { return rows }  // the cursor is after the text
+        return rows + 1
     }
 
     private func copyRows(of source: Frame, from first: Int = 0, into target: inout Frame) {

@@ -11,7 +11,7 @@
 /// ``unknown`` so a test can fail on it. Writing a wide cluster in the last column is
 /// recorded in ``violations``.
 struct ModelTerminal {
-    let width: Int
+    private(set) var width: Int
     let height: Int
     let policy: WidthPolicy
     var screen: Frame
@@ -266,6 +266,60 @@ struct ModelTerminal {
             }
             k += 1
         }
+    }
+
+    /// Becomes `newWidth` columns narrower or wider, re-wrapping rows as tmux and most
+    /// emulators do when they narrow: a row whose text is wider than the new width
+    /// continues on the next rows (rows that no longer fit go to the scrollback); the
+    /// cursor moves with its cell. Widening keeps rows as they are.
+    mutating func resize(width newWidth: Int) {
+        var rows: [[Cell]] = []
+        var cursorAt = (row: 0, column: 0)
+        for r in 0..<height {
+            var cells: [Cell] = []
+            var end = 0
+            for c in 0..<width where !screen[r, c].isPlainBlank { end = c + 1 }
+            if r == row { end = max(end, min(column, width)) }
+            for c in 0..<end { cells.append(screen[r, c]) }
+            // Cut into rows of newWidth columns (a wide cell never split).
+            var chunk: [Cell] = []
+            var used = 0
+            var chunks: [[Cell]] = []
+            var cursorChunk = (0, 0)
+            for (c, cell) in cells.enumerated() {
+                if r == row && c == column { cursorChunk = (chunks.count, used) }
+                if cell.isContinuation { chunk.append(cell); continue }
+                if used + Int(cell.width) > newWidth { chunks.append(chunk); chunk = []; used = 0
+                    if r == row && c == column { cursorChunk = (chunks.count, 0) }
+                }
+                chunk.append(cell)
+                used += Int(cell.width)
+            }
+            if r == row && column >= cells.count { cursorChunk = (chunks.count, min(used, newWidth - 1)) }
+            chunks.append(chunk)
+            if r == row { cursorAt = (rows.count + cursorChunk.0, cursorChunk.1) }
+            rows.append(contentsOf: chunks)
+        }
+        // Drop blank rows at the bottom below the cursor, then push the excess out the top.
+        while rows.count > height && rows.count - 1 > cursorAt.row && rows.last!.isEmpty { rows.removeLast() }
+        let excess = max(0, rows.count - height)
+        var next = Frame(width: newWidth, height: height)
+        for (k, cells) in rows.enumerated() {
+            if k < excess {
+                scrollback.append(cells.filter { !$0.isContinuation }.map(\.text).joined())
+                continue
+            }
+            var c = 0
+            for cell in cells where !cell.isContinuation {
+                c = next.put(cell.text, width: Int(cell.width), style: cell.style, row: k - excess, column: c)
+            }
+        }
+        width = newWidth
+        screen = next
+        row = max(0, cursorAt.row - excess)
+        column = min(cursorAt.column, newWidth - 1)
+        wrapPending = false
+        scrollBottom = height - 1
     }
 
     /// The visible rows of the screen as text.
