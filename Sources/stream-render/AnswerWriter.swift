@@ -104,14 +104,7 @@ struct LiveAnswerWriter: AnswerWriter {
         }
         switch mode {
         case .inline(var v):
-            if output.hasSideLines {
-                // Messages go above the live region: clear it, write them, repaint below.
-                v.suspend(into: &bytes)
-                output.answerBytes(bytes)
-                bytes = []
-                output.flushWholeSideLines()
-            }
-            v.frame(into: &bytes)
+            bytes += inlineFrame(&v)
             mode = .inline(v)
         case .fullscreen(var v):
             v.frame(into: &bytes)  // messages wait until the alternate screen is left
@@ -120,18 +113,26 @@ struct LiveAnswerWriter: AnswerWriter {
         output.answerBytes(bytes)
     }
 
+    /// The next inline frame; messages waiting for standard error go above the live
+    /// region first (it is cleared, they are written, the frame repaints it below).
+    private func inlineFrame(_ v: inout InlineView) -> [UInt8] {
+        var bytes: [UInt8] = []
+        if output.hasSideLines {
+            v.suspend(into: &bytes)
+            output.answerBytes(bytes)
+            bytes = []
+            output.flushWholeSideLines()
+        }
+        v.frame(into: &bytes)
+        return bytes
+    }
+
     mutating func finish() {
         var bytes: [UInt8] = []
         switch mode {
         case .inline(var v):
             v.finish()
-            if output.hasSideLines {
-                v.suspend(into: &bytes)
-                output.answerBytes(bytes)
-                bytes = []
-                output.flushWholeSideLines()
-            }
-            v.frame(into: &bytes)
+            bytes += inlineFrame(&v)
             mode = .inline(v)
         case .fullscreen(var v):
             v.finish()

@@ -11,13 +11,22 @@ import Testing
     /// Streams `pieces` through an inline view into a model terminal; returns the
     /// transcript (scrollback, then the screen down to the cursor) and the model.
     static func stream(_ pieces: [String], width: Int, height: Int, policy: WidthPolicy = .grapheme,
-                       frameEvery: Int = 1) -> (transcript: [String], model: ModelTerminal, view: InlineView) {
+                       frameEvery: Int = 1, resize: (at: Int, width: Int)? = nil,
+                       observe: (InlineView) -> Void = { _ in })
+        -> (transcript: [String], model: ModelTerminal, view: InlineView) {
         var view = InlineView(settings: LayoutSettings(width: width, policy: policy), height: height,
                               capabilities: .full)
         var model = ModelTerminal(width: width, height: height, policy: policy)
         for (k, piece) in pieces.enumerated() {
             view.append(piece)
-            if k % frameEvery == 0 {
+            observe(view)
+            if let resize, k == resize.at {
+                // The terminal changes width (re-wrapping its rows) before the view hears of it.
+                var out: [UInt8] = []
+                model.resize(width: resize.width)
+                view.resize(to: LayoutSettings(width: resize.width, policy: policy), height: height, into: &out)
+                model.apply(out)
+            } else if k % frameEvery == 0 {
                 var out: [UInt8] = []
                 view.frame(into: &out)
                 model.apply(out)
@@ -67,24 +76,12 @@ import Testing
         // the rows that do not fit are held back until final, so the first live row
         // can still change on screen, and nothing is written twice.
         let text = "abcdefghijklmnopq rstu e\u{301}\u{301} vwxyz"
-        let pieces = text.unicodeScalars.map { String($0) }
-        var view = InlineView(settings: LayoutSettings(width: 3), height: 3, capabilities: .full)
-        var model = ModelTerminal(width: 3, height: 3)
         var maxLive = 0
-        for piece in pieces {
-            view.append(piece)
+        let result = Self.stream(text.unicodeScalars.map { String($0) }, width: 3, height: 3) { view in
             maxLive = max(maxLive, view.view.layout.provisionalLines(in: view.view.document).count)
-            var out: [UInt8] = []
-            view.frame(into: &out)
-            model.apply(out)
         }
-        view.finish()
-        var out: [UInt8] = []
-        view.frame(into: &out)
-        model.apply(out)
         #expect(maxLive > 3, "the live tail never outgrew the screen; the test does not test it")
-        let transcript = (model.scrollback + model.rows.prefix(model.row)).map(Self.trimmed)
-        #expect(transcript == Self.expected(text, width: 3))
+        #expect(result.transcript == Self.expected(text, width: 3))
     }
 
     @Test func onlyTheLiveTailIsRedrawn() {
@@ -107,26 +104,9 @@ extension InlineViewTests {
             let text = RandomDocument.make(using: &rng, pieces: Int.random(in: 20...80, using: &rng))
                 .filter { $0 != "\t" }  // tab expansion differs between widths
             let pieces = randomPieces(text, using: &rng)
-            var view = InlineView(settings: LayoutSettings(width: 40), height: 6, capabilities: .full)
-            var model = ModelTerminal(width: 40, height: 6)
             let at = Int.random(in: 0..<pieces.count, using: &rng)
-            for (k, piece) in pieces.enumerated() {
-                view.append(piece)
-                var out: [UInt8] = []
-                if k == at {
-                    // The terminal narrows (and re-wraps its rows) before the view hears of it.
-                    let narrower = [13, 25, 40].randomElement(using: &rng)!
-                    model.resize(width: narrower)
-                    view.resize(to: LayoutSettings(width: narrower), height: 6, into: &out)
-                } else {
-                    view.frame(into: &out)
-                }
-                model.apply(out)
-            }
-            view.finish()
-            var out: [UInt8] = []
-            view.frame(into: &out)
-            model.apply(out)
+            let narrower = [13, 25, 40].randomElement(using: &rng)!
+            let model = Self.stream(pieces, width: 40, height: 6, resize: (at, narrower)).model
             // Visible base characters only: marks and joiners at a line's start show
             // nothing on their own (and whitespace differs with the width).
             func visible(_ s: String) -> String {
