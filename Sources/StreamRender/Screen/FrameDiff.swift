@@ -52,11 +52,4 @@ public struct FrameDiff: Sendable {
             }
         }
     }
-
-    /// The changes to paint all of `frame` on a blank screen (every non-blank cell).
-    ///
-    /// - Complexity: O(W x H).
-    public mutating func computeAll(_ frame: Frame) {
-        compute(from: Frame(width: frame.width, height: frame.height), to: frame)
-    }
 }

@@ -30,7 +30,9 @@ public struct ANSIEncoder {
     /// background. Nil: every row exists (fullscreen). 0 with the cursor on row -1:
     /// the cursor is on the line above the region (the last line written).
     public var existingRows: Int?
-    private var pen: Style? = .plain
+    /// The pen the terminal has, nil while unknown (at the start: whatever ran before may
+    /// have left attributes on, so the first SGR is a full reset).
+    private var pen: Style? = nil
     private var link: String? = nil
 
     public init(capabilities: TerminalCapabilities, absoluteRows: Bool) {
@@ -38,31 +40,28 @@ public struct ANSIEncoder {
         self.absoluteRows = absoluteRows
     }
 
-    /// The encoder no longer knows the pen (after something else wrote to the terminal).
-    public mutating func forgetPen() { pen = nil }
-
     // MARK: - Frames
 
     /// Appends the bytes that apply `changes` (from ``FrameDiff``) of `frame`, with
-    /// styles from `styles`, ending with the pen and link reset. Rows are frame rows
-    /// (plus `rowOffset` on screen when rows are absolute).
+    /// styles from `styles`, ending with the pen and link reset. Rows are frame rows:
+    /// screen rows when rows are absolute, else rows from the region's top.
     ///
     /// - Complexity: O(c) in the changes plus the bytes written.
     public mutating func encode(_ changes: [FrameDiff.Change], of frame: Frame, styles: StyleTable,
-                                rowOffset: Int = 0, into out: inout [UInt8]) {
+                                into out: inout [UInt8]) {
         var k = 0
         while k < changes.count {
             let change = changes[k]
             let row = change.row, column = change.column
             // Erase to the end of the line when every cell from here on is a plain blank.
             if frame[row, column].isPlainBlank && rowIsPlainBlank(frame, row, from: column) && frame.width - column >= 4 {
-                move(to: row, column, frame: frame, styles: styles, rowOffset: rowOffset, into: &out)
+                move(to: row, column, frame: frame, styles: styles, into: &out)
                 setPen(.plain, link: nil, into: &out)
                 out.append(contentsOf: [0x1B, 0x5B, 0x4B])  // CSI K
                 while k < changes.count && changes[k].row == row { k += 1 }
                 continue
             }
-            move(to: row, column, frame: frame, styles: styles, rowOffset: rowOffset, into: &out)
+            move(to: row, column, frame: frame, styles: styles, into: &out)
             write(frame[row, column], frame: frame, styles: styles, into: &out)
             k += 1
         }
@@ -109,7 +108,9 @@ public struct ANSIEncoder {
     // MARK: - Cursor
 
     /// Moves the cursor to `row`, `column` the cheapest way.
-    public mutating func move(to row: Int, _ column: Int, frame: Frame, styles: StyleTable, rowOffset: Int = 0,
+    ///
+    /// - Complexity: O(1) plus the bytes written (at most 8 cells are compared for a rewrite).
+    public mutating func move(to row: Int, _ column: Int, frame: Frame, styles: StyleTable,
                               into out: inout [UInt8]) {
         if let existing = existingRows, row >= existing, let at = cursor {
             // Go to the last existing row, then make the new ones.
@@ -127,7 +128,7 @@ public struct ANSIEncoder {
             if best == nil || bytes.count < best!.count { best = bytes }
         }
         if absoluteRows {
-            consider(Self.csi("\(row + rowOffset + 1);\(column + 1)H"))
+            consider(Self.csi("\(row + 1);\(column + 1)H"))
         }
         if let at = cursor {
             let knownColumn = at.column < frame.width  // else a wrap is pending

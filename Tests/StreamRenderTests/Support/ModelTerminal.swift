@@ -326,11 +326,11 @@ struct ModelTerminal {
     var rows: [String] { (0..<height).map { screen.text(row: $0) } }
 
     /// Whether the screen shows `frame` (text, widths and each cell's look as the
-    /// encoder would write it) at rows `offset...`; returns the first difference.
-    func mismatch(with frame: Frame, styles frameStyles: StyleTable, encoder: ANSIEncoder, rowOffset: Int = 0) -> String? {
+    /// encoder would write it); returns the first difference.
+    func mismatch(with frame: Frame, styles frameStyles: StyleTable, encoder: ANSIEncoder) -> String? {
         for r in 0..<frame.height {
             for c in 0..<frame.width {
-                let want = frame[r, c], got = screen[r + rowOffset, c]
+                let want = frame[r, c], got = screen[r, c]
                 if want.text != got.text || want.width != got.width {
                     return "row \(r) column \(c): want \(want.text.debugDescription)/\(want.width), got \(got.text.debugDescription)/\(got.width)"
                 }

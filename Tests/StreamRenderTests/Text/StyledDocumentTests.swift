@@ -40,6 +40,7 @@ import Testing
         doc.restyle(TextPosition(paragraph: 0, offset: 3)..<TextPosition(paragraph: 0, offset: 6), to: red)
         doc._invariantCheck()
         #expect(runs(doc[paragraph: 0]) == ["0..<3:0", "3..<6:\(red.rawValue)", "6..<10:0"])
+        #expect(doc.endPosition == TextPosition(paragraph: 0, offset: 10))
         doc.restyle(TextPosition(paragraph: 0, offset: 5)..<TextPosition(paragraph: 0, offset: 8), to: blue)
         doc._invariantCheck()
         #expect(runs(doc[paragraph: 0]) == ["0..<3:0", "3..<5:\(red.rawValue)", "5..<8:\(blue.rawValue)", "8..<10:0"])
