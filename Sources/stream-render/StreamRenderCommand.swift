@@ -172,7 +172,7 @@ extension StreamRenderCommand {
         if columns == 0 { return RawAnswerWriter(output: output) }
         let settings = LayoutSettings(width: columns, tabSize: tabSize, policy: WidthPolicy(mode: widthPolicy))
         guard kind == .ansi else { return WrappedAnswerWriter(output: output, settings: settings, limits: limits) }
-        if output.stdoutIsTerminal && self.output == nil {
+        if output.stdoutIsTerminal {  // the answers arrive on standard input, if it is the terminal
             let answers = TerminalProbe.query()
             if let synchronized = answers.synchronized { capabilities.synchronizedOutput = synchronized }
             if let graphemes = answers.graphemes { capabilities.graphemeClusters = graphemes }
