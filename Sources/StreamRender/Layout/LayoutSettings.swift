@@ -21,6 +21,35 @@ public struct LayoutSettings: Hashable, Sendable {
     func tabWidth(at column: Int) -> Int {
         min(tabSize - column % tabSize, width - column)
     }
+
+    /// Walks `text[range]`, which starts at `startColumn`, as a line shows it: each
+    /// run without tabs as it is (its width from `measure`), each tab as the spaces to
+    /// the next tab stop, cut at the edge. `body` gets a run's bytes or a tab's space
+    /// count, with the offset in `text` they come from. Returns the column after.
+    ///
+    /// - Complexity: O(n) in the bytes, plus `measure`.
+    func expandingTabs(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, startColumn: Int,
+                       measure: (UnsafeBufferPointer<UInt8>) -> Int,
+                       _ body: (_ run: UnsafeBufferPointer<UInt8>?, _ spaces: Int, _ origin: Int) -> Void) -> Int {
+        var column = startColumn
+        var position = range.lowerBound
+        while position < range.upperBound {
+            if text[position] == 0x09 {
+                let spaces = max(0, tabWidth(at: column))
+                body(nil, spaces, position)
+                column += spaces
+                position += 1
+                continue
+            }
+            var end = position
+            while end < range.upperBound && text[end] != 0x09 { end += 1 }
+            let run = UnsafeBufferPointer(rebasing: text[position..<end])
+            column += measure(run)
+            body(run, 0, position)
+            position = end
+        }
+        return column
+    }
 }
 
 /// One line of a layout: a byte range of a paragraph shown on one terminal row.

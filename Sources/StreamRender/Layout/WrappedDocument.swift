@@ -163,35 +163,16 @@ public struct WrappedDocument {
         guard document.paragraphNumbers.contains(number), from < to else { return ("", startColumn) }
         let paragraph = document[paragraph: number]
         return paragraph.text.withUnsafeBufferPointer { buf in
-            let slice = UnsafeBufferPointer(rebasing: buf[from..<min(to, buf.count)])
-            guard slice.contains(0x09) else {
-                // No tab: the columns are only needed for the caller's next piece.
-                var width = 0
-                _ = GraphemeSegmenter.segment(slice, final: true, fast: true, policy: settings.policy,
-                                              breaker: layout.graphemeBreaker) { _, w, _ in width += w }
-                return (String(decoding: slice, as: UTF8.self), startColumn + width)
-            }
             var out: [UInt8] = []
-            var column = startColumn
-            _ = GraphemeSegmenter.segment(slice, final: true, fast: true, policy: settings.policy,
-                                          breaker: layout.graphemeBreaker) { bytes, w, isRun in
-                if !isRun && !(bytes.count == 1 && bytes[0] == 0x09) {
-                    out.append(contentsOf: bytes)
-                    column += w
-                    return
-                }
-                for b in bytes {
-                    if b == 0x09 {
-                        let tab = max(0, settings.tabWidth(at: column))
-                        out.append(contentsOf: repeatElement(0x20, count: tab))
-                        column += tab
-                    } else {
-                        out.append(b)
-                        column += DisplayWidth.asciiWidth(b)
-                    }
-                }
+            let end = settings.expandingTabs(buf, from..<min(to, buf.count), startColumn: startColumn, measure: { run in
+                var width = 0
+                _ = GraphemeSegmenter.segment(run, final: true, fast: true, policy: settings.policy,
+                                              breaker: layout.graphemeBreaker) { _, w, _ in width += w }
+                return width
+            }) { run, spaces, _ in
+                if let run { out.append(contentsOf: run) } else { out.append(contentsOf: repeatElement(0x20, count: spaces)) }
             }
-            return (String(decoding: out, as: UTF8.self), column)
+            return (String(decoding: out, as: UTF8.self), end)
         }
     }
 

@@ -18,25 +18,18 @@ enum LineDrawer {
         var expanded: [UInt8] = []
         var origin: [Int] = []
         paragraph.text.withUnsafeBufferPointer { buf in
-            var position = start
-            var column = 0
-            while position < line.end {
-                if buf[position] == 0x09 {
-                    for _ in 0..<max(0, settings.tabWidth(at: column)) {
-                        expanded.append(0x20)
-                        origin.append(position)
-                        column += 1
-                    }
-                    position += 1
-                    continue
+            _ = settings.expandingTabs(buf, start..<line.end, startColumn: 0, measure: { run in
+                var width = 0
+                splitter.forEachCell(in: run) { _, w in width += w }
+                return width
+            }) { run, spaces, from in
+                if let run {
+                    expanded.append(contentsOf: run)
+                    origin.append(contentsOf: from..<(from + run.count))
+                } else {
+                    expanded.append(contentsOf: repeatElement(0x20, count: spaces))
+                    origin.append(contentsOf: repeatElement(from, count: spaces))
                 }
-                var end = position
-                while end < line.end && buf[end] != 0x09 { end += 1 }
-                let slice = UnsafeBufferPointer(rebasing: buf[position..<end])
-                splitter.forEachCell(in: slice) { _, width in column += width }
-                expanded.append(contentsOf: slice)
-                origin.append(contentsOf: position..<end)
-                position = end
             }
         }
         var column = 0
