@@ -10,7 +10,7 @@ public struct FullscreenView {
     public private(set) var view: WrappedDocument
     public private(set) var encoder: ANSIEncoder
     public private(set) var height: Int
-    private let splitter: CellSplitter
+    private var splitter: CellSplitter
     private var shown: Frame
     /// The index (counting every line since the start) of the first row shown.
     private var shownTop = 0
@@ -85,6 +85,7 @@ public struct FullscreenView {
     public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
         self.height = max(1, height)
         view.resize(to: settings)
+        if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
         out.append(contentsOf: ANSIEncoder.csi("1;\(self.height)r") + ANSIEncoder.csi("2J"))
         encoder.cursor = nil
         shown = Frame(width: settings.width, height: self.height)

@@ -15,7 +15,7 @@ public struct InlineView {
     public private(set) var encoder: ANSIEncoder
     /// The terminal's height in rows.
     public private(set) var height: Int
-    private let splitter: CellSplitter
+    private var splitter: CellSplitter
     /// What the live region shows (its rows are the region's rows from the top).
     private var shown: Frame
     private var diff = FrameDiff()
@@ -68,8 +68,7 @@ public struct InlineView {
         pendingFinal.removeAll(keepingCapacity: true)
         let rows = max(shown.height, finals.count + live.count)
         var next = Frame(width: width, height: rows)
-        var previous = Frame(width: width, height: rows)
-        copyRows(of: shown, into: &previous)
+        let previous = Frame(rowsOf: shown, from: 0, height: rows)
         for (k, line) in finals.enumerated() { draw(line, row: k, in: &next) }
         for (k, line) in live.enumerated() { draw(line, row: finals.count + k, in: &next) }
         if let last = finals.last {
@@ -86,8 +85,7 @@ public struct InlineView {
             }
         }
         // The final rows are now history: the region starts after them.
-        shown = Frame(width: width, height: rows - finals.count)
-        copyRows(of: next, from: finals.count, into: &shown)
+        shown = Frame(rowsOf: next, from: finals.count, height: rows - finals.count)
         if let at = encoder.cursor { encoder.cursor = (at.row - finals.count, at.column) }
         if let existing = encoder.existingRows { encoder.existingRows = existing - finals.count }
         if finished { shown = Frame(width: width, height: 0); encoder.existingRows = 1; encoder.cursor = (0, 0) }
@@ -103,6 +101,7 @@ public struct InlineView {
         self.height = max(1, height)
         suspend(into: &out, reflowedTo: settings.width)
         view.resize(to: settings)
+        if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
         shown = Frame(width: settings.width, height: 0)
         // Everything final after the written text is written at the new width (clipped
         // to start where the written text ended); the live tail is redrawn below it.
@@ -157,16 +156,6 @@ public struct InlineView {
         }
         if column != nil { return rows }  // the cursor is after the text
         return rows + 1
-    }
-
-    private func copyRows(of source: Frame, from first: Int = 0, into target: inout Frame) {
-        for r in 0..<min(target.height, source.height - first) {
-            for c in 0..<source.width {
-                let cell = source[r + first, c]
-                if cell.isContinuation { continue }
-                target.put(cell.text, width: Int(cell.width), style: cell.style, row: r, column: c)
-            }
-        }
     }
 
     /// Draws `line` (clipped to what was not yet written as final) on `row`.

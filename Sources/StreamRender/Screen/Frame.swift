@@ -61,17 +61,24 @@ public struct Frame: Hashable, Sendable {
         for c in 0..<width { cells[row * width + c] = .blank }
     }
 
+    /// `height` rows of `source` starting at its row `first`; rows it does not have are
+    /// blank. Rows are copied whole, so wide pairs stay whole.
+    ///
+    /// - Complexity: O(W x height).
+    public init(rowsOf source: Frame, from first: Int, height: Int) {
+        self.init(width: source.width, height: height)
+        let count = max(0, min(height, source.height - first))
+        if count > 0 {
+            cells.replaceSubrange(0..<count * width, with: source.cells[(first * width)..<((first + count) * width)])
+        }
+    }
+
     /// The frame's rows moved up by `count` (rows scrolled off the top are lost,
     /// blank rows enter at the bottom): what the terminal shows after scrolling.
     ///
     /// - Complexity: O(W x H).
     public func scrolledUp(by count: Int) -> Frame {
-        var copy = Frame(width: width, height: height)
-        let k = min(max(0, count), height)
-        if k < height {
-            copy.cells.replaceSubrange(0..<(height - k) * width, with: cells[(k * width)...])
-        }
-        return copy
+        Frame(rowsOf: self, from: min(max(0, count), height), height: height)
     }
 
     /// The text of a row (continuations skipped), for tests and debugging.
