@@ -50,11 +50,13 @@ public struct ANSIEncoder {
     public mutating func encode(_ changes: [FrameDiff.Change], of frame: Frame, styles: StyleTable,
                                 into out: inout [UInt8]) {
         var k = 0
+        var blankTail = (row: -1, from: 0)  // where the row's trailing plain blanks start
         while k < changes.count {
             let change = changes[k]
             let row = change.row, column = change.column
+            if blankTail.row != row { blankTail = (row, Self.plainBlankTail(of: frame, row: row)) }
             // Erase to the end of the line when every cell from here on is a plain blank.
-            if frame[row, column].isPlainBlank && rowIsPlainBlank(frame, row, from: column) && frame.width - column >= 4 {
+            if column >= blankTail.from && frame.width - column >= 4 {
                 move(to: row, column, frame: frame, styles: styles, into: &out)
                 setPen(.plain, link: nil, into: &out)
                 out.append(contentsOf: [0x1B, 0x5B, 0x4B])  // CSI K
@@ -89,9 +91,11 @@ public struct ANSIEncoder {
         }
     }
 
-    private func rowIsPlainBlank(_ frame: Frame, _ row: Int, from column: Int) -> Bool {
-        for c in column..<frame.width where !frame[row, c].isPlainBlank { return false }
-        return true
+    /// The column from which every cell of `row` is a plain blank (the width if none is).
+    private static func plainBlankTail(of frame: Frame, row: Int) -> Int {
+        var c = frame.width
+        while c > 0 && frame[row, c - 1].isPlainBlank { c -= 1 }
+        return c
     }
 
     /// Writes one cell's cluster in its style; the cursor moves past it.
