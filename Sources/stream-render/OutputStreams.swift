@@ -42,7 +42,6 @@ final class OutputStreams {
     private var out = ""
     private var err = ""
     let stdoutIsTerminal = isatty(STDOUT_FILENO) != 0
-    let stderrIsTerminal = isatty(STDERR_FILENO) != 0
     private(set) var lastStdoutByte: UInt8?
 
     func answer(_ text: String) {
