@@ -108,7 +108,6 @@ public struct DocumentLayout {
             openParagraph += 1
             open.reset()
         }
-        if firstParagraph < document.firstParagraph { firstParagraph = min(document.firstParagraph, openParagraph) }
     }
 
     /// Lays the open paragraph's unfinished tail out as if it ended now: the lines
