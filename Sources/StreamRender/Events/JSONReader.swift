@@ -31,6 +31,13 @@ public struct JSONReader: Sendable {
         var end: Int32
         /// Strings: whether there are escapes; containers: the number of members.
         var extra: Int32
+
+        /// The index of the token after this one and its descendants, when this
+        /// token is at `index`.
+        @inline(__always)
+        func next(at index: Int) -> Int {
+            kind == .object || kind == .array ? Int(end) : index + 1
+        }
     }
 
     /// Deeper nesting is rejected (it is never needed, and it bounds the stack).
@@ -277,10 +284,7 @@ public struct JSONValue: Sendable, CustomStringConvertible {
     }
 
     /// The index of the token after this value and its descendants.
-    var next: Int {
-        let t = token
-        return t.kind == .object || t.kind == .array ? Int(t.end) : index + 1
-    }
+    var next: Int { token.next(at: index) }
 
     /// The member named `key` of an object (the last one, if repeated), or nil.
     ///
@@ -297,13 +301,12 @@ public struct JSONValue: Sendable, CustomStringConvertible {
                 let end = Int(object.end)
                 while k < end {
                     let keyToken = tokens[k]
-                    let valueToken = tokens[k + 1]
                     if keyToken.extra == 0 {
                         if Self.equal(bytes, keyToken, keyBytes) { found = k + 1 }
                     } else if JSONValue(reader: reader, index: k).string == String(decoding: keyBytes, as: UTF8.self) {
                         found = k + 1
                     }
-                    k = valueToken.kind == .object || valueToken.kind == .array ? Int(valueToken.end) : k + 2
+                    k = tokens[k + 1].next(at: k + 1)
                 }
                 return found
             }
