@@ -43,9 +43,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Counts the test thread's allocations (wraps malloc in the test process).
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(
             name: "StreamRenderTests",
-            dependencies: ["StreamRender"],
+            dependencies: ["StreamRender", "CAllocationCounter"],
             resources: [.copy("Resources")]
         ),
         // Runs the built stream-render binary on the fixtures of StreamRenderTests.

@@ -8,7 +8,6 @@ import Darwin
 #endif
 
 extension ResponseDecoder.Format: ExpressibleByArgument {}
-extension WidthPolicy.Mode: ExpressibleByArgument {}
 
 /// `--output`: the live view's escape sequences, or plain text lines.
 enum OutputKind: String, ExpressibleByArgument, CaseIterable {
@@ -20,31 +19,46 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
 }
 
+/// `--width-policy`.
+enum WidthPolicyChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, grapheme, wcwidth
+}
+
 /// Exit statuses: a public contract that scripts depend on.
 enum ExitStatus: Int32 {
     case complete = 0
-    /// The stream reported an error or ended without its terminal event.
+    /// The stream reported an error, ended without its terminal event, lost text to
+    /// malformed or oversized events, or was empty.
     case streamFailed = 1
     case usage = 2
     case unreadableInput = 3
 }
 
 struct StreamRenderCommand: ParsableCommand {
+    static let maximumWidth = 4096
+    static let maximumHeight = 1000
+
     static let configuration = CommandConfiguration(
         commandName: "stream-render",
         abstract: "Render a streaming LLM answer (server-sent events or text) as it arrives.",
         discussion: """
-        Reads FILE, or standard input when FILE is absent or '-', and prints the answer's \
-        text as it arrives, wrapped at --width columns (each line once it is final, the \
-        current line as far as it can no longer change). With no FILE and a terminal on \
+        Reads FILE, or standard input when FILE is absent or '-', and shows the answer as \
+        it arrives. On a terminal it is drawn live: finished lines go into the \
+        scrollback, the unfinished tail is redrawn (at most --fps frames a second). Into \
+        a pipe it prints the answer wrapped at --width columns (each line once it is \
+        final, the current line as far as it can no longer change). Anthropic and \
+        OpenAI streams are detected, as are whole (non-streamed) responses and API \
+        error bodies; anything else is shown as text. With no FILE and a terminal on \
         standard input, shows a built-in demo.
 
           curl -N https://api.anthropic.com/v1/messages ... | stream-render
           stream-render answer.sse
 
-        Exit status: 0 the stream completed; 1 the stream reported an error or ended \
-        without its terminal event (message_stop, [DONE]); 2 usage error; 3 the input \
-        could not be read.
+        Exit status: 0 the stream completed; 1 the stream failed: it reported an error \
+        (an error event or an API error body), ended without its terminal event \
+        (message_stop, [DONE]), lost text to malformed or oversized events, or was \
+        empty; 2 usage error; 3 the input could not be read; 128+N ended by signal N \
+        (130: Ctrl-C), after showing everything that had arrived.
         """,
         version: StreamRenderVersion.string
     )
@@ -55,25 +69,25 @@ struct StreamRenderCommand: ParsableCommand {
     @Option(help: "Input format: auto (detect from the first bytes), anthropic, openai or text.")
     var format: ResponseDecoder.Format = .auto
 
-    @Flag(help: "Show thinking on standard output (by default it goes to standard error).")
+    @Flag(help: "Show thinking in the answer (by default it goes to standard error).")
     var showThinking = false
 
-    @Flag(help: "Print statistics to standard error at the end: events, deltas, bytes, elapsed time, stop reason, usage.")
+    @Flag(help: "Print statistics to standard error at the end: events, deltas, bytes, elapsed time, time to first token, model, stop reason, usage.")
     var stats = false
 
-    @Option(help: "The largest server-sent event accepted, in bytes; larger ones are dropped with an error.")
+    @Option(parsing: .unconditional, help: "The largest server-sent event accepted, in bytes; larger ones are dropped with an error.")
     var maxEventBytes: Int = 16 << 20
 
-    @Option(help: "Wrap the answer at N columns (default: the terminal's width when standard output is a terminal, else 80; 0: do not wrap).")
+    @Option(parsing: .unconditional, help: "Wrap the answer at N columns, 1-\(maximumWidth) (default: the terminal's width when standard output is a terminal, else 80; 0: do not wrap, plain output only). The live view never draws wider than the terminal.")
     var width: Int?
 
-    @Option(help: "How wide characters are: grapheme (a cluster is one run of cells, as modern terminals do) or wcwidth (the sum of its characters, as legacy terminals do).")
-    var widthPolicy: WidthPolicy.Mode = .grapheme
+    @Option(help: "How wide characters are: auto (grapheme where the terminal reports mode 2027, else wcwidth), grapheme (a cluster is one run of cells) or wcwidth (the sum of its characters, as most terminals and tmux draw them).")
+    var widthPolicy: WidthPolicyChoice = .auto
 
-    @Option(help: "Tabs expand to the next multiple of N columns.")
+    @Option(parsing: .unconditional, help: "Tabs expand to the next multiple of N columns (1-64).")
     var tabSize: Int = 8
 
-    @Option(help: "Keep at most about N wrapped lines of history; older paragraphs are dropped whole (default 100000).")
+    @Option(parsing: .unconditional, help: "Keep at most about N wrapped lines of history; older paragraphs are dropped whole (default 100000).")
     var maxLines: Int?
 
     @Option(help: "ansi: the live view (the default on a terminal; into a pipe it is how the bytes are captured); plain: text lines (the default otherwise).")
@@ -82,11 +96,14 @@ struct StreamRenderCommand: ParsableCommand {
     @Option(help: "Colours: auto (from TERM, COLORTERM, NO_COLOR, FORCE_COLOR), always or never.")
     var color: ColorChoice = .auto
 
-    @Flag(help: "Live view on the alternate screen, following the tail; the answer is printed into the normal screen at the end.")
+    @Flag(help: "Live view on the alternate screen, following the tail; the answer is printed into the normal screen at the end (also on Ctrl-C).")
     var fullscreen = false
 
-    @Option(help: "Rows of the live view (default: the terminal's height, else 24).")
+    @Option(parsing: .unconditional, help: "Rows of the live view, 1-\(maximumHeight) (default: the terminal's height, else 24; never more than the terminal's).")
     var height: Int?
+
+    @Option(parsing: .unconditional, help: "At most N frames a second for the live view (1-1000); frames are drawn only when something changed.")
+    var fps: Int = 60
 
     @Flag(help: "Show the built-in demo (also the default with no FILE when standard input is a terminal).")
     var demo = false
@@ -97,89 +114,138 @@ struct StreamRenderCommand: ParsableCommand {
     func validate() throws {
         if maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
         if demoDelayMs < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
-        if let width, width < 0 { throw ValidationError("--width must be 0 (no wrapping) or more") }
-        if tabSize < 1 { throw ValidationError("--tab-size must be at least 1") }
+        if let width, width < 0 || width > Self.maximumWidth {
+            throw ValidationError("--width must be 0 (no wrapping) or 1 to \(Self.maximumWidth)")
+        }
+        if tabSize < 1 || tabSize > 64 { throw ValidationError("--tab-size must be 1 to 64") }
         if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
-        if let height, height < 1 { throw ValidationError("--height must be at least 1") }
+        if let height, height < 1 || height > Self.maximumHeight {
+            throw ValidationError("--height must be 1 to \(Self.maximumHeight)")
+        }
+        if fps < 1 || fps > 1000 { throw ValidationError("--fps must be 1 to 1000") }
         if output == .ansi && width == 0 { throw ValidationError("--width 0 (no wrapping) needs --output plain") }
     }
 
     func run() throws {
         // A closed pipe (`| head`) must end the program quietly, not kill it.
         signal(SIGPIPE, SIG_IGN)
-        let output = OutputStreams()
-        var session = PlainSession(format: format, maxEventBytes: maxEventBytes, showThinking: showThinking,
-                                   output: output, answer: answerWriter(output))
-
-        if demo || (file == nil && isatty(STDIN_FILENO) != 0) {
-            for chunk in Demo.sseChunks() {
-                chunk.withUnsafeBufferPointer { session.feed($0) }
-                if demoDelayMs > 0 { usleep(UInt32(demoDelayMs) * 1000) }
-            }
-        } else {
-            let fd: Int32
-            let name = file ?? "-"
-            if name == "-" {
-                fd = STDIN_FILENO
-            } else {
-                fd = open(name, O_RDONLY)
-                if fd < 0 {
-                    output.error("cannot open \(name): \(String(cString: strerror(errno)))")
-                    throw ExitCode(ExitStatus.unreadableInput.rawValue)
-                }
-            }
-            defer { if fd != STDIN_FILENO { close(fd) } }
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    session.finishAfterReadError()
-                    output.error("cannot read \(name == "-" ? "standard input" : name) at byte \(session.bytesIn): \(String(cString: strerror(errno)))")
-                    throw ExitCode(ExitStatus.unreadableInput.rawValue)
-                }
-                if count == 0 { break }
-                buffer.withUnsafeBufferPointer { session.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        let terminal = TerminalSession(output: STDOUT_FILENO)
+        let useDemo = demo || (file == nil && isatty(STDIN_FILENO) != 0)
+        var input: Int32 = STDIN_FILENO
+        let name = file ?? "-"
+        if !useDemo && name != "-" {
+            input = open(name, O_RDONLY | O_CLOEXEC)
+            if input < 0 {
+                Self.error("cannot open \(name): \(String(cString: strerror(errno)))")
+                throw ExitCode(ExitStatus.unreadableInput.rawValue)
             }
         }
-        let status = session.finish()
-        if stats { session.printStats() }
-        if status != .complete { throw ExitCode(status.rawValue) }
+        let (configuration, onTerminal) = makeConfiguration(terminal)
+        let sink = FileDescriptorSink(messagePrefix: "stream-render: ")
+        let renderer = StreamRenderer(configuration: configuration, sink: sink)
+        let signals = SignalWatcher.start()
+        if onTerminal {
+            terminal.disableEcho()
+            var restore = "\u{1B}]8;;\u{1B}\\\u{1B}[0m\u{1B}[?2026l"
+            if configuration.output == .fullscreen { restore += "\u{1B}[r\u{1B}[?1049l" }
+            terminal.setEmergencyRestore(Array((restore + "\u{1B}[?25h\r\n").utf8))
+        }
+        var loop = RenderLoop(renderer: renderer, sink: sink, terminal: terminal, signalDescriptor: signals,
+                              explicitWidth: width, explicitHeight: height)
+        let outcome: StreamRenderer.Outcome
+        let ending: RenderLoop.Ending
+        if useDemo {
+            ending = loop.run(chunks: Demo.sseChunks(), every: .milliseconds(demoDelayMs))
+        } else {
+            ending = loop.run(reading: input, name: name == "-" ? "standard input" : name)
+        }
+        terminal.restoreModes()
+        SignalWatcher.stop()
+        switch ending {
+        case .brokenPipe:
+            throw ExitCode(0)  // the reader went away (`| head`): not an error
+        case .signal(let number, let result):
+            if stats { printStats(result, renderer) }
+            throw ExitCode(128 + number)
+        case .finished(let result):
+            outcome = result
+        }
+        if stats { printStats(outcome, renderer) }
+        switch outcome.ending {
+        case .complete: return
+        case .readFailed: throw ExitCode(ExitStatus.unreadableInput.rawValue)
+        case .interrupted: throw ExitCode(130)
+        default: throw ExitCode(ExitStatus.streamFailed.rawValue)
+        }
     }
-}
 
-extension StreamRenderCommand {
-    /// The columns to wrap at: `--width`, else the terminal's, else 80.
-    func resolvedWidth(_ output: OutputStreams) -> Int {
-        if let width { return width }
-        if output.stdoutIsTerminal, let size = terminalSize(STDOUT_FILENO) { return size.columns }
-        return 80
-    }
-
-    func answerWriter(_ output: OutputStreams) -> any AnswerWriter {
+    /// Arguments, environment and the terminal's answers → the renderer's configuration;
+    /// and whether the output is a terminal being drawn on.
+    func makeConfiguration(_ terminal: TerminalSession) -> (StreamRenderer.Configuration, Bool) {
+        let isTerminal = terminal.outputIsTerminal
         let environment = Self.environment(["TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TERM_PROGRAM"])
-        var capabilities = TerminalCapabilities.detect(environment: environment,
-                                                       isTerminal: output.stdoutIsTerminal || color == .always)
+        var capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: isTerminal || color == .always)
         switch color {
         case .never: capabilities.colors = .none
         case .always: capabilities.colors = max(capabilities.colors, .ansi16)
         case .auto: break
         }
-        let kind = self.output ?? (output.stdoutIsTerminal && !capabilities.isDumb && width != 0 ? .ansi : .plain)
-        let columns = resolvedWidth(output)
-        var limits = HistoryLimits.standard
-        if let maxLines { limits.maximumLines = maxLines }
-        if columns == 0 { return RawAnswerWriter(output: output) }
-        let settings = LayoutSettings(width: columns, tabSize: tabSize, policy: WidthPolicy(mode: widthPolicy))
-        guard kind == .ansi else { return WrappedAnswerWriter(output: output, settings: settings, limits: limits) }
-        if output.stdoutIsTerminal {  // the answers arrive on standard input, if it is the terminal
-            let answers = TerminalProbe.query()
+        let kind = output ?? (isTerminal && !capabilities.isDumb && width != 0 ? .ansi : .plain)
+        let size = isTerminal ? terminal.size : nil
+        var columns = width ?? size?.columns ?? 80
+        var rows = height ?? size?.rows ?? 24
+        if kind == .ansi, let size {
+            // The live view never draws wider or taller than the terminal.
+            columns = min(columns, size.columns)
+            rows = min(rows, size.rows)
+        }
+        if kind == .ansi && isTerminal {
+            let answers = terminal.probe()
             if let synchronized = answers.synchronized { capabilities.synchronizedOutput = synchronized }
             if let graphemes = answers.graphemes { capabilities.graphemeClusters = graphemes }
         }
-        let rows = height ?? (output.stdoutIsTerminal ? terminalSize(STDOUT_FILENO)?.rows : nil) ?? 24
-        return LiveAnswerWriter(output: output, settings: settings, height: rows, fullscreen: fullscreen,
-                                capabilities: capabilities, limits: limits)
+        let policy: WidthPolicy
+        switch widthPolicy {
+        case .grapheme: policy = .grapheme
+        case .wcwidth: policy = .wcwidth
+        case .auto: policy = capabilities.graphemeClusters ? .grapheme : .wcwidth
+        }
+        var limits = HistoryLimits.standard
+        if let maxLines { limits.maximumLines = maxLines }
+        let configuration = StreamRenderer.Configuration(
+            output: kind == .plain ? .plain : (fullscreen ? .fullscreen : .inline),
+            layout: LayoutSettings(width: max(1, columns), tabSize: tabSize, policy: policy),
+            height: rows, format: format, maximumEventBytes: maxEventBytes, limits: limits,
+            capabilities: capabilities, showThinking: showThinking, framesPerSecond: fps,
+            endsOnFreshLine: isTerminal, eventLimitName: "--max-event-bytes", wrapsPlainText: columns != 0)
+        return (configuration, isTerminal)
+    }
+
+    func printStats(_ outcome: StreamRenderer.Outcome, _ renderer: StreamRenderer) {
+        func seconds(_ d: Duration) -> String {
+            let ms = Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+            let fraction = String(ms % 1000)
+            return "\(ms / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " s"
+        }
+        let usage = outcome.usage
+        var lines = [
+            "events: \(outcome.eventCount)",
+            "deltas: \(outcome.deltaCount)",
+            "bytes in: \(outcome.bytesIn)",
+            "elapsed: \(seconds(outcome.elapsed))",
+            "time to first token: \(outcome.timeToFirstToken.map(seconds) ?? "none")",
+            "model: \(outcome.model ?? "unknown")",
+            "stop reason: \(outcome.stopReason ?? "none")",
+            "usage: input \(usage.inputTokens.map(String.init) ?? "?") tokens, output \(usage.outputTokens.map(String.init) ?? "?") tokens",
+        ]
+        lines += renderer.statistics
+        var text = lines.map { "stream-render: " + $0 }.joined(separator: "\n") + "\n"
+        text.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
+    }
+
+    static func error(_ message: String) {
+        var line = "stream-render: error: \(message)\n"
+        line.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
     }
 
     static func environment(_ names: [String]) -> [String: String] {
@@ -191,8 +257,8 @@ extension StreamRenderCommand {
     }
 }
 
-/// The entry point: ArgumentParser's own exit codes are mapped onto the documented
-/// ones (its usage errors exit 64; ours exit 2).
+/// The entry point: ArgumentParser's own errors are mapped onto the documented exit
+/// codes (its usage errors exit 64; ours exit 2) and read like ours: one line.
 @main
 enum Main {
     static func main() {
@@ -203,17 +269,13 @@ enum Main {
             Foundation_exit(exit.rawValue)
         } catch {
             let code = StreamRenderCommand.exitCode(for: error)
-            let message = StreamRenderCommand.fullMessage(for: error)
             if code == .success {
-                print(message)
+                print(StreamRenderCommand.fullMessage(for: error))
                 Foundation_exit(0)
             }
-            if code == .validationFailure {
-                FileDescriptorWriter.write(STDERR_FILENO, message + "\n")
-                Foundation_exit(ExitStatus.usage.rawValue)
-            }
-            FileDescriptorWriter.write(STDERR_FILENO, "stream-render: error: \(message)\n")
-            Foundation_exit(code.rawValue == 0 ? 1 : code.rawValue)
+            let message = StreamRenderCommand.message(for: error)
+            StreamRenderCommand.error("\(message) (see 'stream-render --help')")
+            Foundation_exit(code == .validationFailure ? ExitStatus.usage.rawValue : (code.rawValue == 0 ? 1 : code.rawValue))
         }
     }
 }

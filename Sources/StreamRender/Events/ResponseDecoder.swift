@@ -6,9 +6,15 @@
 /// (`event:`, `data:`, `id:`, `retry:`) or comment (`:`) means server-sent events,
 /// and the first event tells Anthropic (`message_start`, `content_block_*`, `ping`,
 /// `error`...) from OpenAI (`choices`, `chat.completion.chunk`, `response.*`,
-/// `[DONE]`); NUL bytes or mostly-invalid UTF-8 mean binary input, which is
-/// reported and ignored; anything else is plain text. Text deltas come out as
-/// ``StreamEvent/delta(index:kind:text:)`` on block 0.
+/// `[DONE]`). Detection never throws text away: until that first event is
+/// recognised the bytes are kept, and text that only looked like SSE (`event: launch
+/// party`, `:) smile`) is decoded as text after all. Input that starts with `{` is
+/// held as a JSON document: an API error body (`{"type":"error",...}`,
+/// `{"error":{...}}`) becomes an ``StreamEvent/error(type:message:)``, a whole
+/// (non-streamed) Messages response or chat completion becomes its events, and
+/// anything else is text. NUL bytes or mostly-invalid UTF-8 mean binary input,
+/// which is reported and ignored; anything else is plain text. Text deltas come out
+/// as ``StreamEvent/delta(index:kind:text:)`` on block 0.
 public struct ResponseDecoder {
     public enum Format: String, Sendable, CaseIterable {
         case auto, anthropic, openai, text
@@ -19,7 +25,7 @@ public struct ResponseDecoder {
         case diagnostic(StreamDiagnostic)
     }
 
-    private enum Mode { case undecided, sse, text, binary }
+    private enum Mode { case undecided, sse, text, binary, json, afterJSON }
 
     public let requestedFormat: Format
     /// The format in use: the requested one, or what auto-detection decided (nil
@@ -33,6 +39,13 @@ public struct ResponseDecoder {
     private var textBuffer: [UInt8] = []
     private var held: [UInt8] = []
     private var providerDecided: Bool
+    /// Auto-detected SSE not yet confirmed by a recognised first event: every byte so
+    /// far (to decode as text if it was not SSE after all) and the parser's
+    /// diagnostics (reported only once it is).
+    private var unconfirmed: (bytes: [UInt8], diagnostics: [StreamDiagnostic])?
+    /// A JSON document being held (auto-detected input starting with `{`).
+    private var json = JSONDocumentScanner()
+    private var jsonBytes: [UInt8] = []
 
     /// Bytes fed so far.
     public private(set) var bytesIn = 0
@@ -79,6 +92,10 @@ public struct ResponseDecoder {
             feedSSE(bytes, output)
         case .text:
             feedText(bytes, output)
+        case .json:
+            feedJSON(bytes, atEnd: false, output)
+        case .afterJSON:
+            feedAfterJSON(bytes, output)
         case .binary:
             break
         }
@@ -97,11 +114,19 @@ public struct ResponseDecoder {
     /// - Complexity: O(1) plus whatever input was held back for detection.
     public mutating func finish(_ output: (Output) -> Void) {
         if mode == .undecided { decideMode(atEnd: true, output) }
+        if mode == .json { feedJSON(UnsafeBufferPointer(start: nil, count: 0), atEnd: true, output) }
+        if mode == .sse, let held = unconfirmed, !Self.looksLikeTruncatedSSE(held.bytes) {
+            fallBackToText(output)  // no event arrived and nothing looked like one
+        }
         switch mode {
         case .sse:
             var parsed = takeScratch()
             sse.finish { parsed.append($0) }
             forwardAll(&parsed, output)
+            if let held = unconfirmed {
+                unconfirmed = nil  // a truncated stream: what the parser found is reported
+                for d in held.diagnostics { output(.diagnostic(d)) }
+            }
         case .text:
             textRepair.finish(into: &textBuffer)
             flushText(output)
@@ -118,8 +143,9 @@ public struct ResponseDecoder {
         while start < held.count && (held[start] == 0x0A || held[start] == 0x0D) { start += 1 }
         let window = held[start...].prefix(Self.detectionWindow)
         let lineEnd = window.firstIndex { $0 == 0x0A || $0 == 0x0D }
-        if lineEnd == nil && !atEnd && window.count < Self.detectionWindow && !Self.looksBinary(held[...]) {
-            return  // wait for a whole first line
+        if lineEnd == nil && !atEnd && window.count < Self.detectionWindow && !Self.looksBinary(held[...])
+            && (window.isEmpty || Self.mightBecomeSSEFieldLine(Array(window))) {
+            return  // wait for the first line to tell; text that cannot be SSE is shown at once
         }
         let firstLine = Array(window[..<(lineEnd ?? window.endIndex)])
         if Self.looksBinary(held.prefix(512)) {
@@ -129,8 +155,11 @@ public struct ResponseDecoder {
                 byteOffset: 0)))
         } else if Self.isSSEFieldLine(firstLine) {
             mode = .sse
+            if requestedFormat == .auto { unconfirmed = ([], []) }
         } else if held.isEmpty {
             return
+        } else if window.first == UInt8(ascii: "{") {
+            mode = .json
         } else {
             mode = .text
             format = .text
@@ -141,6 +170,7 @@ public struct ResponseDecoder {
             switch mode {
             case .sse: feedSSE(buf, output)
             case .text: feedText(buf, output)
+            case .json: feedJSON(buf, atEnd: atEnd, output)
             default: break
             }
         }
@@ -152,6 +182,13 @@ public struct ResponseDecoder {
             let n = Array(name.utf8)
             if line.starts(with: n) && (line.count == n.count || line[n.count] == UInt8(ascii: ":")) { return true }
         }
+        return false
+    }
+
+    /// Whether a first line cut short could still turn out to be an SSE field.
+    static func mightBecomeSSEFieldLine(_ partial: [UInt8]) -> Bool {
+        if isSSEFieldLine(partial) { return false }  // it is one already: decide now
+        for name in ["event", "data", "id", "retry"] where Array(name.utf8).starts(with: partial) { return true }
         return false
     }
 
@@ -185,7 +222,64 @@ public struct ResponseDecoder {
         // Events are collected first: the parser and the decoders are both parts of self.
         var parsed = takeScratch()
         sse.feed(bytes) { parsed.append($0) }
+        if unconfirmed != nil {
+            unconfirmed!.bytes.append(contentsOf: bytes)
+            if !confirm(&parsed, output) { return }
+        }
         forwardAll(&parsed, output)
+    }
+
+    /// While auto-detected SSE is unconfirmed: holds diagnostics until the first event,
+    /// which either confirms it (true: forward the rest) or shows the input was text
+    /// (false: decoded as text from its first byte). Too much held confirms it too.
+    private mutating func confirm(_ parsed: inout [SSEParser.Output], _ output: (Output) -> Void) -> Bool {
+        var k = 0
+        while k < parsed.count, case .diagnostic(let d) = parsed[k] {
+            unconfirmed!.diagnostics.append(d)
+            k += 1
+        }
+        let heldTooMuch = unconfirmed!.bytes.count > max(sse.maximumEventBytes, Self.detectionWindow) + Self.detectionWindow
+        if k == parsed.count && !heldTooMuch {
+            parsed.removeAll(keepingCapacity: true)
+            swap(&parsed, &scratch)
+            return false
+        }
+        if k < parsed.count, case .event(let event) = parsed[k], Self.classify(event) == nil {
+            parsed.removeAll(keepingCapacity: true)
+            swap(&parsed, &scratch)
+            fallBackToText(output)
+            return false
+        }
+        let diagnostics = unconfirmed!.diagnostics
+        unconfirmed = nil
+        parsed.removeFirst(k)
+        for d in diagnostics { output(.diagnostic(d)) }
+        return true
+    }
+
+    /// The input only looked like SSE: everything so far is decoded as text.
+    private mutating func fallBackToText(_ output: (Output) -> Void) {
+        let bytes = unconfirmed?.bytes ?? []
+        unconfirmed = nil
+        mode = .text
+        format = .text
+        providerDecided = true
+        bytes.withUnsafeBufferPointer { feedText($0, output) }
+    }
+
+    /// Whether input that never completed an event still looks like a provider's
+    /// stream cut short (a `data:` line holding JSON or `[DONE]`), not text.
+    static func looksLikeTruncatedSSE(_ bytes: [UInt8]) -> Bool {
+        var lineStart = 0
+        for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0A || bytes[i] == 0x0D {
+            var line = bytes[lineStart..<i]
+            lineStart = i + 1
+            guard line.starts(with: Array("data:".utf8)) else { continue }
+            line = line.dropFirst(5)
+            if line.first == 0x20 { line = line.dropFirst() }
+            if line.first == UInt8(ascii: "{") || line.starts(with: Array("[DONE]".utf8)) { return true }
+        }
+        return false
     }
 
     private mutating func forward(_ parsed: SSEParser.Output, _ output: (Output) -> Void) {
@@ -270,5 +364,127 @@ public struct ResponseDecoder {
         if textBuffer.isEmpty { return }
         output(.event(.delta(index: 0, kind: .text, text: String(decoding: textBuffer, as: UTF8.self))))
         textBuffer.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - Whole JSON documents
+
+    private mutating func feedJSON(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, _ output: (Output) -> Void) {
+        jsonBytes.append(contentsOf: bytes)
+        json.scan(bytes)
+        switch json.state {
+        case .open:
+            // Too big to be a response body, or cut short: it is text.
+            if atEnd || jsonBytes.count > sse.maximumEventBytes { jsonAsText(output) }
+        case .notJSON:
+            jsonAsText(output)
+        case .complete(let end):
+            var reader = JSONReader()
+            guard let root = try? reader.parse(Array(jsonBytes[..<end])), root.kind == .object,
+                  let (bodyFormat, events) = Self.bodyEvents(root) else {
+                return jsonAsText(output)
+            }
+            let rest = Array(jsonBytes[end...])
+            jsonBytes = []
+            format = bodyFormat
+            mode = .afterJSON
+            var summary = EventSummary()
+            for event in events {
+                summary.note(event)
+                output(.event(event))
+            }
+            if summary.errored { sawError = true }
+            if let reason = summary.stopReason { stopReason = reason }
+            if let u = summary.usage { usage.merge(u) }
+            isComplete = !summary.errored
+            rest.withUnsafeBufferPointer { feedAfterJSON($0, output) }
+        }
+    }
+
+    /// After a whole JSON body: blank lines are its end; anything else is text.
+    private mutating func feedAfterJSON(_ bytes: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
+        guard let k = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return }
+        let complete = isComplete
+        mode = .text
+        feedText(UnsafeBufferPointer(rebasing: bytes[k...]), output)
+        isComplete = complete
+    }
+
+    private mutating func jsonAsText(_ output: (Output) -> Void) {
+        mode = .text
+        format = .text
+        let bytes = jsonBytes
+        jsonBytes = []
+        bytes.withUnsafeBufferPointer { feedText($0, output) }
+    }
+
+    /// The events of a whole (non-streamed) response or error body, or nil when
+    /// `root` is neither.
+    static func bodyEvents(_ root: JSONValue) -> (Format, [StreamEvent])? {
+        let type = root["type"]?.string
+        if let error = root["error"], error.kind == .object {
+            let anthropic = type == "error"
+            let kind = error["type"]?.string ?? error["code"]?.string ?? "error"
+            return (anthropic ? .anthropic : .openai, [.error(type: kind, message: error["message"]?.string ?? error.sourceText)])
+        }
+        if type == "message", let content = root["content"], content.kind == .array {
+            var events: [StreamEvent] = [.messageStart(id: root["id"]?.string, model: root["model"]?.string,
+                                                       usage: AnthropicDecoder.usage(root["usage"]))]
+            for (index, block) in content.elements.enumerated() {
+                switch block["type"]?.string {
+                case "text":
+                    let text = block["text"]?.string ?? ""
+                    events += [.blockStart(index: index, kind: .text), .delta(index: index, kind: .text, text: text),
+                               .blockStop(ContentBlock(index: index, kind: .text, text: text))]
+                case "thinking":
+                    let text = block["thinking"]?.string ?? ""
+                    events += [.blockStart(index: index, kind: .thinking), .delta(index: index, kind: .thinking, text: text),
+                               .blockStop(ContentBlock(index: index, kind: .thinking, text: text))]
+                case "tool_use", "server_tool_use":
+                    let id = block["id"]?.string ?? "", name = block["name"]?.string ?? ""
+                    let kind: ContentBlockKind = block["type"]?.string == "tool_use"
+                        ? .toolUse(id: id, name: name) : .serverToolUse(id: id, name: name)
+                    events += [.blockStart(index: index, kind: kind),
+                               .blockStop(ContentBlock(index: index, kind: kind, inputJSON: block["input"]?.sourceText ?? "{}"))]
+                case "redacted_thinking":
+                    events += [.blockStart(index: index, kind: .redactedThinking),
+                               .blockStop(ContentBlock(index: index, kind: .redactedThinking))]
+                case let other:
+                    events += [.blockStart(index: index, kind: .unknown(type: other ?? "?")),
+                               .blockStop(ContentBlock(index: index, kind: .unknown(type: other ?? "?")))]
+                }
+            }
+            events += [.messageDelta(stopReason: root["stop_reason"]?.string, stopSequence: root["stop_sequence"]?.string,
+                                     usage: AnthropicDecoder.usage(root["usage"])), .messageStop]
+            return (.anthropic, events)
+        }
+        if let choices = root["choices"], choices.kind == .array, let message = choices.elements.first?["message"],
+           message.kind == .object {
+            var events: [StreamEvent] = [.messageStart(id: root["id"]?.string, model: root["model"]?.string,
+                                                       usage: OpenAIDecoder.usage(root["usage"]))]
+            var index = 0
+            if let text = message["content"]?.string {
+                events += [.blockStart(index: index, kind: .text), .delta(index: index, kind: .text, text: text),
+                           .blockStop(ContentBlock(index: index, kind: .text, text: text))]
+                index += 1
+            }
+            if let refusal = message["refusal"]?.string {
+                events += [.blockStart(index: index, kind: .text), .delta(index: index, kind: .refusal, text: refusal),
+                           .blockStop(ContentBlock(index: index, kind: .text, text: refusal))]
+                index += 1
+            }
+            if let calls = message["tool_calls"], calls.kind == .array {
+                for call in calls.elements {
+                    let kind = ContentBlockKind.toolUse(id: call["id"]?.string ?? "", name: call["function"]?["name"]?.string ?? "")
+                    events += [.blockStart(index: index, kind: kind),
+                               .blockStop(ContentBlock(index: index, kind: kind,
+                                                       inputJSON: call["function"]?["arguments"]?.string ?? "{}"))]
+                    index += 1
+                }
+            }
+            events += [.messageDelta(stopReason: choices.elements.first?["finish_reason"]?.string, stopSequence: nil,
+                                     usage: OpenAIDecoder.usage(root["usage"])), .messageStop]
+            return (.openai, events)
+        }
+        return nil
     }
 }

@@ -93,6 +93,19 @@ public struct FullscreenView {
         frame(into: &out)
     }
 
+    /// Leaves the alternate screen for now (before the process stops on Ctrl-Z); the
+    /// next frame enters it again and repaints everything.
+    ///
+    /// - Complexity: O(W x H) (the screen is forgotten).
+    public mutating func suspend(into out: inout [UInt8]) {
+        guard entered else { return }
+        encoder.endFrame(into: &out)
+        out.append(contentsOf: ANSIEncoder.csi("r") + ANSIEncoder.csi("?1049l") + ANSIEncoder.csi("?25h"))
+        entered = false
+        shown = Frame(width: view.layout.settings.width, height: height)
+        shownTop = Int.min / 2
+    }
+
     /// Leaves the alternate screen (scroll region reset, cursor shown) and writes the
     /// whole answer held as plain lines, so it stays in the normal scrollback.
     ///

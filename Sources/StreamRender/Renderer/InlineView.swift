@@ -18,6 +18,11 @@ public struct InlineView {
     private var splitter: CellSplitter
     /// What the live region shows (its rows are the region's rows from the top).
     private var shown: Frame
+    /// Per row of the region: the terminal was sent characters for columns `0..<n`
+    /// (beyond, cells are erased or were never written). Blanks before a row's text
+    /// are written as spaces, not skipped with cursor moves, so text copied from the
+    /// scrollback keeps its indentation.
+    private var written: [Int] = []
     private var diff = FrameDiff()
     /// Lines committed by the layout and not yet written as final.
     private var pendingFinal: [VisualLine] = []
@@ -68,9 +73,17 @@ public struct InlineView {
         pendingFinal.removeAll(keepingCapacity: true)
         let rows = max(shown.height, finals.count + live.count)
         var next = Frame(width: width, height: rows)
-        let previous = Frame(rowsOf: shown, from: 0, height: rows)
+        var previous = Frame(rowsOf: shown, from: 0, height: rows)
         for (k, line) in finals.enumerated() { draw(line, row: k, in: &next) }
         for (k, line) in live.enumerated() { draw(line, row: finals.count + k, in: &next) }
+        if written.count < rows { written += repeatElement(0, count: rows - written.count) }
+        for r in 0..<rows {
+            let end = next.textEnd(row: r)
+            for c in written[r]..<max(written[r], end) where previous[r, c].isPlainBlank && next[r, c].isPlainBlank {
+                previous.markUnwritten(row: r, column: c)
+            }
+            written[r] = end
+        }
         if let last = finals.last {
             finalEnd = TextPosition(paragraph: last.paragraph, offset: last.end)
         }
@@ -86,9 +99,15 @@ public struct InlineView {
         }
         // The final rows are now history: the region starts after them.
         shown = Frame(rowsOf: next, from: finals.count, height: rows - finals.count)
+        written.removeFirst(finals.count)
         if let at = encoder.cursor { encoder.cursor = (at.row - finals.count, at.column) }
         if let existing = encoder.existingRows { encoder.existingRows = existing - finals.count }
-        if finished { shown = Frame(width: width, height: 0); encoder.existingRows = 1; encoder.cursor = (0, 0) }
+        if finished {
+            shown = Frame(width: width, height: 0)
+            written = []
+            encoder.existingRows = 1
+            encoder.cursor = (0, 0)
+        }
         bytesWritten += out.count - start
         framesWritten += 1
     }
@@ -103,6 +122,7 @@ public struct InlineView {
         view.resize(to: settings)
         if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
         shown = Frame(width: settings.width, height: 0)
+        written = []
         // Everything final after the written text is written at the new width (clipped
         // to start where the written text ended); the live tail is redrawn below it.
         pendingFinal = view.finalLines(after: finalEnd)
@@ -138,6 +158,7 @@ public struct InlineView {
         encoder.cursor = (0, 0)
         encoder.existingRows = 1
         shown = Frame(width: view.layout.settings.width, height: 0)
+        written = []
     }
 
     /// How a terminal narrowed to `newWidth` re-wraps row `r` of the region (its text

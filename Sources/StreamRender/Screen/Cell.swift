@@ -27,6 +27,10 @@ public struct Cell: Hashable, Sendable, CustomStringConvertible {
     /// A space in the default style: what a cleared cell shows.
     public static let blank = Cell(" ")
 
+    /// A cell the terminal was never sent (see ``Frame/markUnwritten(row:column:)``);
+    /// never drawn, only compared against.
+    static let unwritten = Cell("\u{0}")
+
     /// The continuation cell of a wide cluster in `style`.
     public static func continuation(_ style: StyleID) -> Cell { Cell(continuationOf: style) }
 

@@ -54,6 +54,25 @@ public struct Frame: Hashable, Sendable {
         cells[i] = cell
     }
 
+    /// Marks a plain blank cell as one the terminal may not have: it compares unequal
+    /// to every cell a frame draws, so a diff against this frame writes the cell
+    /// (a space) instead of moving the cursor over it.
+    ///
+    /// - Complexity: O(1).
+    mutating func markUnwritten(row: Int, column: Int) {
+        precondition(self[row, column].isPlainBlank)
+        cells[row * width + column] = Cell.unwritten
+    }
+
+    /// The column after the last cell of `row` that is not a plain blank (0 if none).
+    ///
+    /// - Complexity: O(W).
+    func textEnd(row: Int) -> Int {
+        var c = width
+        while c > 0 && self[row, c - 1].isPlainBlank { c -= 1 }
+        return c
+    }
+
     /// Blanks a whole row.
     ///
     /// - Complexity: O(W).

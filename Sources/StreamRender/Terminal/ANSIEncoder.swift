@@ -93,9 +93,7 @@ public struct ANSIEncoder {
 
     /// The column from which every cell of `row` is a plain blank (the width if none is).
     private static func plainBlankTail(of frame: Frame, row: Int) -> Int {
-        var c = frame.width
-        while c > 0 && frame[row, c - 1].isPlainBlank { c -= 1 }
-        return c
+        frame.textEnd(row: row)
     }
 
     /// Writes one cell's cluster in its style; the cursor moves past it.

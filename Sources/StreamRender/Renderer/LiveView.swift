@@ -1,0 +1,52 @@
+/// What a ``StreamRenderer`` draws the answer with: ``InlineView`` (the default on a
+/// terminal), ``FullscreenView`` or ``PlainView`` (pipes and dumb terminals).
+///
+/// The renderer keeps its view in one stored property and mutates it in place; a
+/// view is never taken out of a container and put back, which would copy the whole
+/// document per delta.
+public protocol LiveView {
+    /// The answer laid out: document, layout and history.
+    var view: WrappedDocument { get }
+    /// Frames written so far.
+    var framesWritten: Int { get }
+    /// Bytes written so far.
+    var bytesWritten: Int { get }
+    /// Whether frames follow the renderer's frame clock (the live views) or every
+    /// piece of text is written as soon as it arrives (plain output: pipes are never
+    /// paced).
+    var isPaced: Bool { get }
+    /// Whether messages (standard error) may be written between frames: the inline
+    /// view clears its live region for them; fullscreen keeps them until the end.
+    var showsMessagesBetweenFrames: Bool { get }
+
+    /// Appends answer text (sanitised by the document) in `style`.
+    mutating func append(_ text: String, style: Style)
+    /// Ends the answer: everything held back becomes final.
+    mutating func finish()
+    /// Appends the bytes of the next frame.
+    mutating func frame(into out: inout [UInt8])
+    /// Re-wraps at a new size and repaints.
+    mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8])
+    /// Gives the normal screen back (before messages, or before the process stops on
+    /// Ctrl-Z); the next frame draws the view again.
+    mutating func suspend(into out: inout [UInt8])
+    /// Leaves the terminal as a shell expects it: after ``finish()`` and a last
+    /// frame, the answer written as text and the cursor on a fresh line.
+    mutating func end(into out: inout [UInt8])
+}
+
+extension InlineView: LiveView {
+    public var isPaced: Bool { true }
+    public var showsMessagesBetweenFrames: Bool { true }
+
+    /// Nothing more: the last frame after ``finish()`` left every line in the
+    /// scrollback and the cursor on the line after the answer.
+    ///
+    /// - Complexity: O(1).
+    public mutating func end(into out: inout [UInt8]) {}
+}
+
+extension FullscreenView: LiveView {
+    public var isPaced: Bool { true }
+    public var showsMessagesBetweenFrames: Bool { false }
+}

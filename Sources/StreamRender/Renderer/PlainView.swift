@@ -1,0 +1,60 @@
+/// Plain text output, for pipes and dumb terminals: the answer wrapped at a width as
+/// text lines (see ``PlainTextPrinter``), or with width 0 exactly as it arrived
+/// (sanitised). No escape sequence is ever written.
+public struct PlainView: LiveView {
+    private var printer: PlainTextPrinter
+    private var raw: ControlSanitizer?
+    private var pending: [UInt8] = []
+    public private(set) var bytesWritten = 0
+    public private(set) var framesWritten = 0
+
+    /// `wraps` false: the text exactly as it arrived (sanitised), unwrapped.
+    public init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard) {
+        printer = PlainTextPrinter(settings: settings, limits: limits)
+        raw = wraps ? nil : ControlSanitizer()
+    }
+
+    public var view: WrappedDocument { printer.view }
+    public var isPaced: Bool { false }
+    public var showsMessagesBetweenFrames: Bool { true }
+
+    /// - Complexity: amortized O(n + c) in the bytes and the current line.
+    public mutating func append(_ text: String, style: Style) {
+        if raw != nil {
+            raw!.sanitize(text, into: &pending)
+        } else {
+            pending.append(contentsOf: printer.append(text).utf8)
+        }
+    }
+
+    /// - Complexity: O(c + t) in the current line and the unfinished tail.
+    public mutating func finish() {
+        if raw != nil {
+            raw!.finish(into: &pending)
+        } else {
+            pending.append(contentsOf: printer.finish().utf8)
+        }
+    }
+
+    /// The text printed since the last frame.
+    ///
+    /// - Complexity: O(n) in the bytes written.
+    public mutating func frame(into out: inout [UInt8]) {
+        guard !pending.isEmpty else { return }
+        out.append(contentsOf: pending)
+        bytesWritten += pending.count
+        framesWritten += 1
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Text already printed stays; what follows is wrapped at the new width.
+    ///
+    /// - Complexity: O(1); nothing is re-printed.
+    public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {}
+
+    /// - Complexity: O(1).
+    public mutating func suspend(into out: inout [UInt8]) {}
+
+    /// - Complexity: O(1).
+    public mutating func end(into out: inout [UInt8]) {}
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Drives a ``StreamRenderer`` from a file descriptor (or a timed list of chunks)
+/// on a terminal: one poll(2) waits on the input, the signal pipe and the frame
+/// clock together, so a resize, a Ctrl-C or a due frame is handled at once even
+/// while input stalls, and an idle loop does no work.
+///
+/// Signals: SIGWINCH re-wraps at the terminal's new size; SIGINT, SIGTERM and
+/// SIGHUP end the view with everything that arrived shown (``StreamRenderer/interrupt()``);
+/// SIGTSTP suspends the view, stops the process with the terminal restored, and
+/// draws again when continued.
+public struct RenderLoop {
+    public enum Ending {
+        /// The input ended (or failed to read); the outcome says how.
+        case finished(StreamRenderer.Outcome)
+        /// A signal ended it (its number); everything that arrived was shown.
+        case signal(Int32, StreamRenderer.Outcome)
+        /// The output's reader went away (EPIPE).
+        case brokenPipe
+    }
+
+    public let renderer: StreamRenderer
+    public let sink: FileDescriptorSink
+    public let terminal: TerminalSession
+    public let signalDescriptor: Int32
+    /// Sizes asked for on the command line; a resize keeps within them.
+    public var explicitWidth: Int?
+    public var explicitHeight: Int?
+    /// The read buffer's size.
+    public var readSize = 1 << 16
+
+    public init(renderer: StreamRenderer, sink: FileDescriptorSink, terminal: TerminalSession, signalDescriptor: Int32,
+                explicitWidth: Int? = nil, explicitHeight: Int? = nil) {
+        self.renderer = renderer
+        self.sink = sink
+        self.terminal = terminal
+        self.signalDescriptor = signalDescriptor
+        self.explicitWidth = explicitWidth
+        self.explicitHeight = explicitHeight
+    }
+
+    /// Reads `input` to its end.
+    public mutating func run(reading input: Int32, name: String) -> Ending {
+        var buffer = [UInt8](repeating: 0, count: readSize)
+        while true {
+            switch wait(for: input, until: renderer.nextFrameTime) {
+            case .signal(let ending?): return ending
+            case .broken: return .brokenPipe
+            case .signal(nil), .timeout: continue
+            case .input: break
+            }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .finished(renderer.finish(readError: "\(name): \(String(cString: strerror(errno)))"))
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBufferPointer { renderer.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            renderer.tick()
+            if sink.isBroken { return .brokenPipe }
+        }
+        let outcome = renderer.finish()
+        return sink.isBroken ? .brokenPipe : .finished(outcome)
+    }
+
+    /// Feeds `chunks` one per `interval` (the demo).
+    public mutating func run(chunks: [[UInt8]], every interval: Duration) -> Ending {
+        var due = renderer.currentTime
+        for chunk in chunks {
+            while renderer.currentTime < due {
+                let frame = renderer.nextFrameTime.map { min($0, due) } ?? due
+                switch wait(for: nil, until: frame) {
+                case .signal(let ending?): return ending
+                case .broken: return .brokenPipe
+                default: break
+                }
+            }
+            renderer.feed(chunk)
+            renderer.tick()
+            if sink.isBroken { return .brokenPipe }
+            due = renderer.currentTime + interval
+        }
+        let outcome = renderer.finish()
+        return sink.isBroken ? .brokenPipe : .finished(outcome)
+    }
+
+    private enum Wake { case input, timeout, signal(Ending?), broken }
+
+    /// Waits for input, a signal or `deadline` (renderer time), drawing a due frame.
+    private mutating func wait(for input: Int32?, until deadline: Duration?) -> Wake {
+        var fds = [pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0)]
+        if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        var timeout: Int32 = -1
+        if let deadline {
+            let left = deadline - renderer.currentTime
+            let ms = left <= .zero ? 0 : Int(left.components.seconds) * 1000 + Int(left.components.attoseconds / 1_000_000_000_000_000) + 1
+            timeout = Int32(min(ms, 60_000))
+        }
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if fds[0].revents & Int16(POLLIN) != 0 {
+            if let ending = handleSignals() { return .signal(ending) }
+        }
+        renderer.tick()
+        if sink.isBroken { return .broken }
+        if ready > 0, fds.count > 1, fds[1].revents != 0 { return .input }
+        return ready > 0 ? .signal(nil) : .timeout
+    }
+
+    private mutating func handleSignals() -> Ending? {
+        for signal in SignalWatcher.takeSignals() {
+            switch signal {
+            case SIGINT, SIGTERM, SIGHUP:
+                return .signal(signal, renderer.interrupt())
+            case SIGWINCH, SIGCONT:
+                if let size = terminal.size {
+                    renderer.resize(width: min(explicitWidth ?? size.columns, size.columns),
+                                    height: min(explicitHeight ?? size.rows, size.rows))
+                }
+            case SIGTSTP:
+                renderer.suspend()
+                terminal.stopProcess()
+                if let size = terminal.size {
+                    renderer.resize(width: min(explicitWidth ?? size.columns, size.columns),
+                                    height: min(explicitHeight ?? size.rows, size.rows))
+                }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,488 @@
+/// The whole pipeline behind one object: response bytes (SSE or text, detected) in,
+/// terminal bytes out to a ``RenderSink``.
+///
+/// It owns decoding, event routing (answer, thinking, tool calls, refusals, errors,
+/// stop reason, usage), the document and its view, and the frame clock. The core is
+/// synchronous and has no global state, so several renderers run side by side:
+///
+/// - ``feed(_:)-(UnsafeBufferPointer<UInt8>)`` decodes bytes and lays the text out
+///   (plain output is written at once: pipes are never paced);
+/// - ``tick(now:)`` draws a frame of a live view when something changed and the
+///   frame clock allows one (at most ``Configuration/framesPerSecond``);
+///   ``nextFrameTime`` says when the next tick has work;
+/// - ``resize(width:height:)`` re-wraps and repaints at once;
+/// - ``finish()`` ends the stream and returns its ``Outcome``.
+///
+/// ``render(_:)`` is the asynchronous layer over any `AsyncSequence` of bytes.
+/// Time is read from the clock given at creation (a test clock in tests), as a
+/// `Duration` since the renderer was made.
+public final class StreamRenderer {
+    public struct Configuration: Sendable {
+        public enum Output: String, Sendable, CaseIterable {
+            /// Final lines into the terminal's scrollback, the live tail redrawn.
+            case inline
+            /// The alternate screen, following the tail.
+            case fullscreen
+            /// Text lines, never an escape sequence (pipes, dumb terminals).
+            case plain
+        }
+
+        public var output: Output
+        /// Width, tab size and width policy.
+        public var layout: LayoutSettings
+        /// Plain output only: false prints the text exactly as it arrived (sanitised),
+        /// without wrapping.
+        public var wrapsPlainText: Bool
+        /// Rows of the live views.
+        public var height: Int
+        public var format: ResponseDecoder.Format
+        public var maximumEventBytes: Int
+        public var limits: HistoryLimits
+        public var capabilities: TerminalCapabilities
+        /// Thinking goes into the answer (marked `[thinking]`) instead of the messages.
+        public var showThinking: Bool
+        /// The frame clock's limit for the live views.
+        public var framesPerSecond: Int
+        /// At the end, a line feed is added when the output does not end with one
+        /// (on a terminal, so the shell's prompt starts on its own line).
+        public var endsOnFreshLine: Bool
+        /// How messages name the event size limit (the CLI says `--max-event-bytes`).
+        public var eventLimitName: String
+
+        public init(output: Output = .inline, layout: LayoutSettings = LayoutSettings(width: 80), height: Int = 24,
+                    format: ResponseDecoder.Format = .auto, maximumEventBytes: Int = 16 << 20,
+                    limits: HistoryLimits = .standard, capabilities: TerminalCapabilities = TerminalCapabilities(),
+                    showThinking: Bool = false, framesPerSecond: Int = 60, endsOnFreshLine: Bool = false,
+                    eventLimitName: String = "maximumEventBytes", wrapsPlainText: Bool = true) {
+            self.wrapsPlainText = wrapsPlainText
+            self.output = output
+            self.layout = layout
+            self.height = height
+            self.format = format
+            self.maximumEventBytes = maximumEventBytes
+            self.limits = limits
+            self.capabilities = capabilities
+            self.showThinking = showThinking
+            self.framesPerSecond = framesPerSecond
+            self.endsOnFreshLine = endsOnFreshLine
+            self.eventLimitName = eventLimitName
+        }
+    }
+
+    public let configuration: Configuration
+    public let sink: any RenderSink
+    private var decoder: ResponseDecoder
+    /// The view, mutated in place (never copied out and back).
+    private var live: any LiveView
+    private var out: [UInt8] = []
+    private let now: () -> Duration
+    let sleep: @Sendable (Duration) async throws -> Void
+    private let frameInterval: Duration
+    private var height: Int
+
+    // The frame clock.
+    private var lastFrame: Duration?
+    private var dirty = false
+    private var cursorHidden = false
+    private var ended = false
+    private var lastByteWritten: UInt8?
+
+    // Messages wait here while a live view owns the screen.
+    private var pendingMessages: [(text: String, kind: RenderMessageKind)] = []
+
+    // Routing.
+    private var thinkingSanitizer = ControlSanitizer()
+    private var thinkingOpen = false
+    private var thinkingEndsInNewline = true
+
+    // What the outcome reports.
+    private var deltaCount = 0
+    private var firstText: Duration?
+    private var model: String?
+    private var apiError: (type: String, message: String)?
+    private var firstInvalid: StreamDiagnostic?
+    private var textDropped = false
+    private var diagnostics: [StreamDiagnostic] = []
+
+    /// A renderer reading time from `clock`.
+    public init<C: Clock>(configuration: Configuration, sink: any RenderSink, clock: C) where C.Duration == Duration {
+        self.configuration = configuration
+        self.sink = sink
+        let start = clock.now
+        now = { start.duration(to: clock.now) }
+        sleep = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
+        frameInterval = .seconds(1) / max(1, configuration.framesPerSecond)
+        height = max(1, configuration.height)
+        decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes)
+        let settings = configuration.layout
+        switch configuration.output {
+        case .plain:
+            live = PlainView(settings: settings, wraps: configuration.wrapsPlainText, limits: configuration.limits)
+        case .inline:
+            live = InlineView(settings: settings, height: configuration.height, capabilities: configuration.capabilities,
+                              limits: configuration.limits)
+        case .fullscreen:
+            live = FullscreenView(settings: settings, height: configuration.height,
+                                  capabilities: configuration.capabilities, limits: configuration.limits)
+        }
+    }
+
+    /// A renderer on the continuous clock.
+    public convenience init(configuration: Configuration, sink: any RenderSink) {
+        self.init(configuration: configuration, sink: sink, clock: ContinuousClock())
+    }
+
+    // MARK: - Input
+
+    /// Feeds response bytes in any chunking: decodes them and lays out their text.
+    /// Plain output is written at once; a live view draws on the next ``tick(now:)``.
+    ///
+    /// - Complexity: amortized O(n + c) in the bytes and the current line.
+    public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !ended else { return }
+        // Outputs are collected first: the routing reads the decoder (event numbers).
+        var outputs = takeScratch()
+        decoder.feed(bytes) { outputs.append($0) }
+        handleAll(&outputs)
+        if !live.isPaced { drawFrame() } else if !pendingMessages.isEmpty { dirty = true }
+    }
+
+    /// Feeds response bytes (any collection).
+    ///
+    /// - Complexity: amortized O(n + c) in the bytes and the current line.
+    public func feed<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        if bytes.withContiguousStorageIfAvailable({ feed($0) }) != nil { return }
+        Array(bytes).withUnsafeBufferPointer { feed($0) }
+    }
+
+    // MARK: - Frames
+
+    /// When the next ``tick(now:)`` has a frame to draw (time since the renderer was
+    /// made), or nil when nothing changed: an idle renderer needs no ticks.
+    public var nextFrameTime: Duration? {
+        guard dirty, !ended else { return nil }
+        guard let lastFrame else { return .zero }
+        return lastFrame + frameInterval
+    }
+
+    /// Draws a frame if something changed and the frame clock allows one at `now`
+    /// (time since the renderer was made). Returns whether it drew.
+    ///
+    /// - Complexity: O(W x H) for the diff plus the bytes written.
+    @discardableResult
+    public func tick(now: Duration) -> Bool {
+        guard let due = nextFrameTime, now >= due else { return false }
+        drawFrame(at: now)
+        return true
+    }
+
+    /// ``tick(now:)`` at the clock's time.
+    @discardableResult
+    public func tick() -> Bool { tick(now: now()) }
+
+    /// The terminal changed size: re-wraps and repaints at once.
+    ///
+    /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
+    public func resize(width: Int, height: Int) {
+        guard !ended, configuration.output != .plain else { return }
+        var settings = live.view.layout.settings
+        settings.width = max(1, width)
+        self.height = max(1, height)
+        live.resize(to: settings, height: self.height, into: &out)
+        flushOut()
+        lastFrame = now()
+    }
+
+    /// Gives the normal screen back (before the process stops on Ctrl-Z): the live
+    /// view is cleared or left, the cursor shown. The next frame draws it again.
+    ///
+    /// - Complexity: O(W x H).
+    public func suspend() {
+        guard !ended, live.isPaced else { return }
+        live.suspend(into: &out)
+        showCursor()
+        flushOut()
+        dirty = true
+    }
+
+    private func drawFrame(at time: Duration? = nil) {
+        if live.isPaced {
+            if !cursorHidden {
+                out.append(contentsOf: ANSIEncoder.csi("?25l"))
+                cursorHidden = true
+            }
+            if live.showsMessagesBetweenFrames, pendingMessages.contains(where: { $0.text.hasSuffix("\n") }) {
+                live.suspend(into: &out)
+                flushOut()
+                releaseMessages(wholeLinesOnly: true)
+            }
+        }
+        live.frame(into: &out)
+        flushOut()
+        dirty = false
+        if live.isPaced { lastFrame = time ?? now() }
+    }
+
+    private func flushOut() {
+        guard !out.isEmpty else { return }
+        lastByteWritten = out.last
+        out.withUnsafeBufferPointer { sink.write($0) }
+        out.removeAll(keepingCapacity: true)
+    }
+
+    private func showCursor() {
+        guard cursorHidden else { return }
+        out.append(contentsOf: ANSIEncoder.csi("?25h"))
+        cursorHidden = false
+    }
+
+    // MARK: - Messages
+
+    private func message(_ text: String, _ kind: RenderMessageKind) {
+        if !live.isPaced {
+            flushOut()
+            sink.writeMessage(text, kind: kind)
+            return
+        }
+        pendingMessages.append((text, kind))
+        dirty = true
+    }
+
+    /// Writes the waiting messages; with `wholeLinesOnly`, a side text that does not end
+    /// its line yet stays (the view must not be drawn into the middle of a line).
+    private func releaseMessages(wholeLinesOnly: Bool) {
+        var keep: [(text: String, kind: RenderMessageKind)] = []
+        if wholeLinesOnly, let last = pendingMessages.lastIndex(where: { $0.text.hasSuffix("\n") }) {
+            keep = Array(pendingMessages[(last + 1)...])
+            pendingMessages.removeSubrange((last + 1)...)
+        }
+        for m in pendingMessages { sink.writeMessage(m.text, kind: m.kind) }
+        pendingMessages = keep
+    }
+
+    // MARK: - The end
+
+    /// Ends the input and the view: everything held back is written, the terminal
+    /// left with the cursor on a fresh line, and waiting messages written.
+    ///
+    /// - Complexity: O(c + t) in the current line and the unfinished tail, plus the
+    ///   last frame (fullscreen: O(n) to write the answer into the normal screen).
+    @discardableResult
+    public func finish() -> Outcome {
+        guard !ended else { return outcome(interrupted: false) }
+        finishDecoder()
+        return end(interrupted: false)
+    }
+
+    private func finishDecoder() {
+        var outputs = takeScratch()
+        decoder.finish { outputs.append($0) }
+        handleAll(&outputs)
+    }
+
+    private var scratch: [ResponseDecoder.Output] = []
+
+    private func takeScratch() -> [ResponseDecoder.Output] {
+        var taken: [ResponseDecoder.Output] = []
+        swap(&taken, &scratch)
+        return taken
+    }
+
+    private func handleAll(_ outputs: inout [ResponseDecoder.Output]) {
+        for item in outputs { handle(item) }
+        outputs.removeAll(keepingCapacity: true)
+        swap(&outputs, &scratch)
+    }
+
+    /// Stops before the input ended (Ctrl-C, cancellation): what arrived is shown and
+    /// the terminal restored, as ``finish()`` does; the outcome is
+    /// ``Outcome/Ending/interrupted``.
+    ///
+    /// - Complexity: as ``finish()``.
+    @discardableResult
+    public func interrupt() -> Outcome {
+        guard !ended else { return outcome(interrupted: true) }
+        return end(interrupted: true)
+    }
+
+    /// Reading the input failed: what arrived is shown; the outcome is
+    /// ``Outcome/Ending/readFailed(message:)``.
+    ///
+    /// - Complexity: as ``finish()``.
+    @discardableResult
+    public func finish(readError message: String) -> Outcome {
+        guard !ended else { return outcome(interrupted: false) }
+        readError = message
+        finishDecoder()
+        return end(interrupted: false)
+    }
+
+    private var readError: String?
+    private var wasInterrupted = false
+
+    private func end(interrupted: Bool) -> Outcome {
+        wasInterrupted = interrupted
+        closeThinking()
+        live.finish()
+        live.frame(into: &out)
+        live.end(into: &out)
+        showCursor()
+        if configuration.endsOnFreshLine, let last = out.last ?? lastByteWritten, last != 0x0A {
+            out.append(0x0A)  // the shell's prompt starts on its own line
+        }
+        flushOut()
+        ended = true
+        let result = outcome(interrupted: interrupted)
+        switch result.ending {
+        case .truncated, .empty, .readFailed:
+            pendingMessages.append((result.endingMessage! + "\n", .error))
+        default:
+            break
+        }
+        releaseMessages(wholeLinesOnly: false)
+        return result
+    }
+
+    private func outcome(interrupted: Bool) -> Outcome {
+        let ending: Outcome.Ending
+        if wasInterrupted {
+            ending = .interrupted
+        } else if let readError {
+            ending = .readFailed(message: readError)
+        } else if let apiError {
+            ending = .apiError(type: apiError.type, message: apiError.message)
+        } else if let firstInvalid {
+            ending = .invalidInput(firstInvalid)
+        } else if decoder.bytesIn == 0 {
+            ending = .empty
+        } else if !decoder.isComplete {
+            ending = .truncated
+        } else {
+            ending = .complete
+        }
+        return Outcome(ending: ending, textDropped: textDropped, format: decoder.format, model: model,
+                       stopReason: decoder.stopReason, usage: decoder.usage, timeToFirstToken: firstText, elapsed: now(),
+                       bytesIn: decoder.bytesIn, eventCount: decoder.sseEventCount, deltaCount: deltaCount,
+                       diagnostics: diagnostics)
+    }
+
+    /// Lines for a statistics report: the view's frames and bytes, and the history.
+    public var statistics: [String] {
+        let v = live.view
+        var lines: [String] = []
+        switch configuration.output {
+        case .inline: lines.append("live view: inline, \(live.framesWritten) frames, \(live.bytesWritten) bytes")
+        case .fullscreen: lines.append("live view: fullscreen, \(live.framesWritten) frames, \(live.bytesWritten) bytes")
+        case .plain: lines.append("plain output: \(live.bytesWritten) bytes in \(live.framesWritten) writes")
+        }
+        if configuration.output != .plain || configuration.wrapsPlainText {
+            lines.append("history: \(v.layout.lineCount) lines held; evicted \(v.evictedParagraphs) paragraphs, \(v.evictedLines) lines, \(v.evictedBytes) bytes")
+        }
+        return lines
+    }
+
+    /// Bytes fed so far.
+    public var bytesIn: Int { decoder.bytesIn }
+
+    /// The clock's time since the renderer was made (what ``tick()`` uses).
+    public var currentTime: Duration { now() }
+
+    /// The width and height the view draws at.
+    public var viewSize: (width: Int, height: Int) {
+        (live.view.layout.settings.width, height)
+    }
+
+    // MARK: - Routing
+
+    private func handle(_ item: ResponseDecoder.Output) {
+        switch item {
+        case .diagnostic(let d):
+            if diagnostics.count < 100 { diagnostics.append(d) }
+            switch d.kind {
+            case .truncatedEvent:
+                message("\(d)\n", .warning)
+            case .eventTooLarge:
+                noteInvalid(d)
+                message("\(d) (raise \(configuration.eventLimitName) to accept it)\n", .error)
+            case .malformedEvent, .unrecognisedInput:
+                noteInvalid(d)
+                message("\(d)\n", .error)
+            }
+        case .event(let event):
+            handle(event)
+        }
+    }
+
+    private func noteInvalid(_ d: StreamDiagnostic) {
+        if firstInvalid == nil { firstInvalid = d }
+        if d.kind != .unrecognisedInput { textDropped = true }
+    }
+
+    private func handle(_ event: StreamEvent) {
+        switch event {
+        case .messageStart(_, let name, _):
+            if let name { model = name }
+        case .delta(_, let kind, let text):
+            deltaCount += 1
+            switch kind {
+            case .text, .refusal:
+                if firstText == nil && !text.isEmpty { firstText = now() }
+                closeThinking()
+                append(text)
+            case .thinking:
+                if !thinkingOpen {
+                    thinkingOpen = true
+                    writeThinking("[thinking]\n")
+                }
+                let clean = thinkingSanitizer.sanitize(text)
+                if let last = clean.utf8.last { thinkingEndsInNewline = last == 0x0A }
+                writeThinking(clean)
+            default:
+                break
+            }
+        case .blockStop(let block):
+            switch block.kind {
+            case .thinking:
+                closeThinking()
+            case .toolUse(let id, let name), .serverToolUse(let id, let name):
+                var sanitizer = ControlSanitizer()
+                var input = block.inputJSON.isEmpty ? "{}" : block.inputJSON
+                input = sanitizer.sanitize(String(input.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }))
+                if input.count > 200 { input = String(input.prefix(199)) + "…" }
+                message("[tool call] \(sanitizer.sanitize(name)) \(input) (\(sanitizer.sanitize(id)))\n", .side)
+            case .redactedThinking:
+                message("[redacted thinking]\n", .side)
+            default:
+                break
+            }
+        case .error(let type, let text):
+            var sanitizer = ControlSanitizer()
+            let clean = (type: sanitizer.sanitize(type), message: sanitizer.sanitize(text))
+            if apiError == nil { apiError = clean }
+            var place = "byte \(decoder.currentEventOffset ?? decoder.bytesIn)"
+            if let n = decoder.currentEventNumber { place = "event \(n), " + place }
+            if decoder.format == .text || decoder.currentEventNumber == nil { place = "an error body" }
+            message("the stream reported \(clean.type): \(clean.message) (\(place))\n", .error)
+        default:
+            break
+        }
+    }
+
+    private func append(_ text: String) {
+        live.append(text, style: .plain)
+        dirty = true
+    }
+
+    private func writeThinking(_ text: String) {
+        if configuration.showThinking { append(text) } else { message(text, .side) }
+    }
+
+    private func closeThinking() {
+        guard thinkingOpen else { return }
+        thinkingOpen = false
+        var tail = ""
+        thinkingSanitizer.finish(into: &tail)
+        writeThinking(tail + (thinkingEndsInNewline || tail.hasSuffix("\n") ? "" : "\n") + "[/thinking]\n")
+        thinkingEndsInNewline = true
+    }
+}

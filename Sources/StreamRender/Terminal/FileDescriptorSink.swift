@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``RenderSink`` writing the view to one file descriptor (standard output) and
+/// messages to another (standard error), each write whole (EINTR and short writes
+/// retried). When the reader of the output goes away (`EPIPE`, as with `| head`),
+/// writing stops and ``isBroken`` says so; it is not an error.
+public final class FileDescriptorSink: RenderSink {
+    public let output: Int32
+    public let messages: Int32
+    /// Put before warning and error lines (`"stream-render: "`).
+    public let messagePrefix: String
+    public private(set) var isBroken = false
+    /// Bytes written to the output.
+    public private(set) var bytesWritten = 0
+
+    public init(output: Int32 = STDOUT_FILENO, messages: Int32 = STDERR_FILENO, messagePrefix: String = "") {
+        self.output = output
+        self.messages = messages
+        self.messagePrefix = messagePrefix
+    }
+
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !isBroken else { return }
+        if !Self.writeAll(output, bytes) { isBroken = true }
+        bytesWritten += bytes.count
+    }
+
+    public func writeMessage(_ text: String, kind: RenderMessageKind) {
+        var line: String
+        switch kind {
+        case .side: line = text
+        case .warning: line = messagePrefix + "warning: " + text
+        case .error: line = messagePrefix + "error: " + text
+        }
+        line.withUTF8 { _ = Self.writeAll(messages, $0) }
+    }
+
+    /// Writes every byte; false when the reader went away (EPIPE) or writing failed.
+    @discardableResult
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Glibc)
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            #else
+            let n = Darwin.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            #endif
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+}
