@@ -122,7 +122,10 @@ import Testing
     /// exit status says a signal ended it.
     @Test func interruptOnPlainOutputKeepsTheHeldBackText() throws {
         let binary = CLI.binary.path
-        let script = "(printf 'a line still arriving when Ctrl-C comes, cut mid-wo'; sleep 5) | '\(binary)' --format text & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo \"exit=$?\""
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("sr-int-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        // SIGINT only once the first text is out (the handlers are installed by then).
+        let script = "(printf 'a line still arriving when Ctrl-C comes, cut mid-wo'; sleep 2) | '\(binary)' --format text > '\(output)' & pid=$!; n=0; while [ ! -s '\(output)' ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; kill -INT $pid; wait $pid; echo \"exit=$?\" >> '\(output)'"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
@@ -130,8 +133,9 @@ import Testing
         process.standardOutput = out
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(text == "a line still arriving when Ctrl-C comes, cut mid-wo\nexit=130\n", "\(text.debugDescription)")
     }
 }

@@ -4,7 +4,9 @@ import Testing
 
 /// The live view in a real terminal: `stream-render` runs in a tmux pane of a given
 /// size, then `tmux capture-pane -p -S -` (scrollback included) must equal the
-/// wrapped text. tmux measures like a legacy terminal, so the wcwidth policy is used.
+/// wrapped text. Every test runs the default flags, as users do: tmux does not
+/// report mode 2027, so the default width policy (auto) measures like it, per code
+/// point (wcwidth).
 /// Whether tmux can be run here; in CI (.ci/run installs it) the tests always run.
 let tmuxIsAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
     || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
@@ -82,8 +84,8 @@ struct TmuxTests {
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
         let command = mode == "FILE"
-            ? "'\(binary)' --width-policy wcwidth '\(fixture)'"
-            : "\(Self.slowly(fixture)) | '\(binary)' --width-policy wcwidth \(mode)"
+            ? "'\(binary)' '\(fixture)'"
+            : "\(Self.slowly(fixture)) | '\(binary)' \(mode)"
         let rows = try Self.capture(command, width: 40, height: 12)
         let want = Self.expected(answer, width: 40)
         #expect(rows.count == want.count, "\(mode): \(rows.count) rows captured, \(want.count) expected")
@@ -97,7 +99,7 @@ struct TmuxTests {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/multilingual.scalar.sse")
         let answer = String(decoding: CommandLineTests.data("answers/multilingual.md"), as: UTF8.self)
-        let rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)' --width-policy wcwidth", width: 23, height: 7)
+        let rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 23, height: 7)
         let want = Self.expected(answer, width: 23)
         #expect(rows.count == want.count, "\(rows.count) rows captured, \(want.count) expected")
         for (k, pair) in zip(rows, want).enumerated() where Self.normalized(pair.0) != Self.normalized(pair.1) {
@@ -112,7 +114,7 @@ struct TmuxTests {
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
         let slow = "n=0; while IFS= read -r line; do printf '%s\\n' \"$line\"; n=$((n+1)); [ $((n % 10)) -eq 0 ] && sleep 0.01; done < '\(fixture)'"
-        let rows = try Self.capture("\(slow) | '\(binary)' --width-policy wcwidth", width: 50, height: 12,
+        let rows = try Self.capture("\(slow) | '\(binary)'", width: 50, height: 12,
                                     during: { "sleep 1; \($0) resize-window -t t -x 32; sleep 0.7; \($0) resize-window -t t -x 60" })
         func letters(_ s: String) -> String { Self.normalized(s).filter { !$0.isWhitespace } }
         let got = Array(letters(rows.joined())), want = Array(letters(answer))
@@ -132,5 +134,47 @@ struct TmuxTests {
                                     after: { "\($0) display-message -p -t t 'alternate=#{alternate_on} cursor=#{cursor_flag}'" })
         #expect(rows.first == "alternate=0 cursor=1", "\(rows.prefix(2))")
         #expect(rows.contains("exit=130"), "\(rows.suffix(3))")
+        // The text shown so far is left in the normal screen.
+        let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
+        let want = Self.expected(answer, width: 40)
+        #expect(rows.contains(want[0]) && rows.contains(want[2]), "\(rows.prefix(6))")
+    }
+
+    /// Keys typed while the answer streams never appear (echo is off while the view
+    /// draws), and the answer is still exactly right.
+    @Test func keysTypedMidStreamNeverAppear() throws {
+        let binary = CommandLineTests.binary.path
+        let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
+        let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
+        let rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 40, height: 12,
+                                    during: { "sleep 0.4; \($0) send-keys -t t 'qzqzqz'; sleep 0.3; \($0) send-keys -t t 'xjxjxj' Enter" })
+        let all = rows.joined(separator: "\n")
+        #expect(!all.contains("qzqz") && !all.contains("xjxj"), "typed keys were shown")
+        let want = Self.expected(answer, width: 40)
+        #expect(rows.count == want.count, "\(rows.count) rows captured, \(want.count) expected")
+        for (k, pair) in zip(rows, want).enumerated() where Self.normalized(pair.0) != Self.normalized(pair.1) {
+            Issue.record("row \(k): \(pair.0.debugDescription) vs \(pair.1.debugDescription)")
+            break
+        }
+    }
+
+    /// The input stalls with a paragraph still open; the pane is narrowed: the live
+    /// tail (the paragraph's last line) is re-wrapped at word boundaries within 100 ms,
+    /// without waiting for more input. (tmux's own reflow would cut it mid-word.)
+    @Test func aResizeDuringAStallIsRepaintedAtOnce() throws {
+        let binary = CommandLineTests.binary.path
+        let words = (1...40).map { "word\($0)" }.joined(separator: " ")
+        let snapshot = FileManager.default.temporaryDirectory.appendingPathComponent("sr-stall-\(getpid())-\(Int.random(in: 0..<1_000_000))").path
+        defer { try? FileManager.default.removeItem(atPath: snapshot) }
+        _ = try Self.capture("(printf '%s' '\(words)'; sleep 3) | '\(binary)' --format text", width: 70, height: 12,
+                             during: { "sleep 1.2; \($0) resize-window -t t -x 30; sleep 0.1; \($0) capture-pane -p -t t > '\(snapshot)'" })
+        var screen = ((try? String(contentsOfFile: snapshot, encoding: .utf8)) ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while screen.last?.isEmpty == true { screen.removeLast() }
+        // What was final at 70 columns stays; the paragraph from there on is laid out at 30.
+        let firstLive = String(Self.expected(words, width: 70).last!.split(separator: " ")[0])
+        let lines30 = Self.expected(words, width: 30)
+        let k = lines30.firstIndex { $0.split(separator: " ").contains(Substring(firstLive)) }!
+        let want = [String(lines30[k][lines30[k].range(of: firstLive)!.lowerBound...])] + lines30[(k + 1)...]
+        #expect(Array(screen.suffix(want.count)) == want, "the live tail was not re-wrapped at 30 columns within 100 ms: \(screen)")
     }
 }

@@ -184,6 +184,9 @@ public struct InlineView {
         var clipped = line
         if let finalEnd, line.paragraph == finalEnd.paragraph && finalEnd.offset > line.start {
             clipped.start = min(finalEnd.offset, line.end)
+            // The spaces the old wrap dropped do not start the rest of the line.
+            let text = view.document[paragraph: line.paragraph].text
+            while clipped.start < clipped.end && text[clipped.start] == 0x20 { clipped.start += 1 }
         }
         LineDrawer.draw(clipped, row: row, in: &frame, document: view.document, settings: view.layout.settings,
                         splitter: splitter)

@@ -167,6 +167,11 @@ public enum SignalWatcher {
             readFD = fds[0]
             writeFD = fds[1]
             for s in watched { install(s, handler) }
+            // A parent may have left them blocked (the mask is inherited across exec).
+            var set = sigset_t()
+            sigemptyset(&set)
+            for s in watched { sigaddset(&set, s) }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
             installed = true
         }
         return readFD
