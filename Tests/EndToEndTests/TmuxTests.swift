@@ -44,9 +44,9 @@ struct TmuxTests {
         return rows
     }
 
-    /// tmux 3.3 keeps ZWJ emoji sequences only in part, and differently depending on
-    /// how their bytes arrive (it combines a scalar after a ZWJ into the cell before
-    /// it, when both come in one write): rows are compared without emoji scalars.
+    /// tmux 3.3 stores a limited number of bytes per cell, so a long ZWJ sequence
+    /// (👩‍👩‍👧‍👦, 25 bytes) reads back without its last scalars, though it is measured
+    /// right (the text after it is in place): rows are compared without emoji scalars.
     static func normalized(_ row: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in row.unicodeScalars {

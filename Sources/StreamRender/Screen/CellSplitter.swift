@@ -3,8 +3,9 @@
 /// - `grapheme` (mode 2027): one cell (1 or 2 columns) per grapheme cluster; a
 ///   cluster of width 0 joins the cell before it;
 /// - `wcwidth` (legacy): one cell per scalar of positive width (its `wcwidth`), the
-///   zero-width scalars after it (marks, ZWJ, variation selectors) joining it; a
-///   ZWJ family is three wide cells, as such terminals show it.
+///   zero-width scalars after it (marks, ZWJ, variation selectors) joining it, and so
+///   does a scalar right after a ZWJ: a ZWJ family is one wide cell, as tmux shows
+///   it and Python's `wcswidth` measures it.
 ///
 /// The cells' widths add up to the text's width under the policy, so a cursor that
 /// advances by cell widths never drifts from the terminal's.
@@ -48,9 +49,12 @@ public final class CellSplitter {
                 return
             }
             var i = 0
+            var afterJoiner = false
             while i < bytes.count {
                 let (scalar, next) = DisplayWidth.decodeScalar(bytes, at: i)
-                let w = DisplayWidth.wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+                // A scalar after a ZWJ joins the joiner's cell (see `DisplayWidth.ofCluster`).
+                let w = afterJoiner ? 0 : DisplayWidth.wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+                afterJoiner = scalar == 0x200D
                 if w == 0 {
                     if current != nil { current!.end = start + next }
                 } else {

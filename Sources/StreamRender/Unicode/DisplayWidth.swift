@@ -52,11 +52,15 @@ public enum DisplayWidth {
         if n == 1 && first < 0x80 { return asciiWidth(first) }
         switch policy.mode {
         case .wcwidth:
+            // The scalar after a ZWJ is not measured (Python's wcswidth skips it; tmux
+            // and other per-code-point terminals draw it in the joiner's cell).
             var total = 0
             var i = 0
+            var afterJoiner = false
             while i < n {
                 let (scalar, next) = decodeScalar(cluster, at: i)
-                total += wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+                if !afterJoiner { total += wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide) }
+                afterJoiner = scalar == 0x200D
                 i = next
             }
             return total
