@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import StreamRender
+
+/// The README's library snippet is compiled here, line for line, and run.
+@Suite struct ReadmeSnippetTests {
+    // README snippet begin
+    static func snippet(_ chunks: [[UInt8]]) -> (String, StreamRenderer.Outcome) {
+        let sink = BufferSink()                          // FileDescriptorSink() writes to standard output
+        let renderer = StreamRenderer(
+            configuration: .init(output: .plain, layout: LayoutSettings(width: 60)), sink: sink)
+        for chunk in chunks { renderer.feed(chunk) }     // SSE or text bytes, cut anywhere
+        let outcome = renderer.finish()                  // writes what was held back; says how it ended
+        let text = String(decoding: sink.bytes, as: UTF8.self)
+        // README snippet end
+        return (text, outcome)
+    }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func theReadmeSnippetIsTheCompiledOne() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && $0 != "import StreamRender" }
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let body = source.components(separatedBy: "// README snippet begin\n")[1].components(separatedBy: "// README snippet end")[0]
+        let compiled = body.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(documented == compiled)
+    }
+
+    @Test func theSnippetShowsTheWholeAnswer() {
+        let bytes = Fixtures.data("sse/coding-answer.anthropic.sse")
+        let chunks = stride(from: 0, to: bytes.count, by: 97).map { Array(bytes[$0..<min(bytes.count, $0 + 97)]) }
+        let (text, outcome) = Self.snippet(chunks)
+        var printer = PlainTextPrinter(settings: LayoutSettings(width: 60))
+        let answer = Fixtures.text("answers/coding-answer.md")
+        #expect(text == printer.append(answer) + printer.finish(), "the end of the answer is missing")
+        #expect(outcome.ending == .complete)
+    }
+}
