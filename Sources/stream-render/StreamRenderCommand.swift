@@ -146,9 +146,7 @@ struct StreamRenderCommand: ParsableCommand {
         let signals = SignalWatcher.start()
         if onTerminal {
             terminal.disableEcho()
-            var restore = "\u{1B}]8;;\u{1B}\\\u{1B}[0m\u{1B}[?2026l"
-            if configuration.output == .fullscreen { restore += "\u{1B}[r\u{1B}[?1049l" }
-            terminal.setEmergencyRestore(Array((restore + "\u{1B}[?25h\r\n").utf8))
+            terminal.setEmergencyRestore(ANSIEncoder.restoreSequence(fullscreen: configuration.output == .fullscreen))
         }
         var loop = RenderLoop(renderer: renderer, sink: sink, terminal: terminal, signalDescriptor: signals,
                               explicitWidth: width, explicitHeight: height)

@@ -8,11 +8,15 @@ import Foundation
 struct Check {
     var name: String
     var ratio: Double
-    var target: Double
+    /// nil: a figure to record, not a target.
+    var target: Double?
     var detail: String
 }
 
 var checks: [Check] = []
+
+// `benchmark-ratios pipeline` runs only the issue 9 checks (the whole pipeline).
+let onlyPipeline = CommandLine.arguments.dropFirst().first == "pipeline"
 
 // `benchmark-ratios profile-layout [cjk]` runs only append + layout, for perf/callgrind.
 if CommandLine.arguments.dropFirst().first == "profile-layout" {
@@ -36,7 +40,7 @@ if CommandLine.arguments.dropFirst().first == "profile-sse" {
 let megabyte = 1_048_576.0
 
 // Issue 2: ASCII-heavy segmentation + width at least 10x ICU-only throughput.
-do {
+if !onlyPipeline {
     let ascii = Corpus.asciiHeavy1MB
     let cjk = Corpus.cjkEmojiHeavy1MB
     var sink = 0
@@ -67,7 +71,7 @@ do {
 }
 
 // Issue 3: SSE bytes to text deltas, 30 MB Anthropic stream, vs lines + JSONDecoder.
-do {
+if !onlyPipeline {
     let stream = Corpus.anthropicStream(size: 30_000_000)
     let ours = Corpus.decodeWithStreamRender(stream)
     let naive = Corpus.decodeNaively(stream)
@@ -85,7 +89,7 @@ do {
 
 // Issue 4: append + layout per delta, linear in the stream, and resize. Times are
 // the minimum of several runs (noise on a shared machine only adds time).
-do {
+if !onlyPipeline {
     var sink = 0
     let deltas1 = Corpus.codingAnswerDeltas(textBytes: 1_000_000)
     let bytes1 = Double(deltas1.reduce(0) { $0 + $1.utf8.count })
@@ -117,7 +121,7 @@ do {
     let tc = minimumSeconds(runs: 3) { sink &+= Corpus.appendAndLayOut(cjk, width: 80) }
     checks.append(Check(
         name: "append+layout, 1 MB CJK/emoji-heavy (\(cjk.count) deltas) at width 80: million deltas/s (recorded, no target)",
-        ratio: Double(cjk.count) / tc / 1e6, target: 0,
+        ratio: Double(cjk.count) / tc / 1e6, target: nil,
         detail: String(format: "%.1f MB/s", 1.0 / tc)))
 
     // Resize of a 1 MB document: the tail a viewport shows, then everything.
@@ -143,7 +147,7 @@ do {
 }
 
 // Issue 5: bytes of the inline view, diff+encode per frame, frames per second.
-do {
+if !onlyPipeline {
     var sink = 0
     let answer = Corpus.textDeltas(of: Corpus.fixture("sse/coding-answer.anthropic.sse"))
     var printer = PlainTextPrinter(settings: LayoutSettings(width: 80))
@@ -177,16 +181,86 @@ do {
     let t = minimumSeconds(runs: 3) { frames = Corpus.inlineFrames(deltas1, width: 80, height: 24).frames }
     checks.append(Check(
         name: "pipeline with a frame after every delta (1 MB coding answer, inline 80x24): thousand frames/s (recorded)",
-        ratio: Double(frames) / t / 1000, target: 0,
+        ratio: Double(frames) / t / 1000, target: nil,
         detail: "diff+encode per frame: " + details.joined(separator: "; ")))
     if sink == 42 { print("") }
 }
 
+// Issue 9: the whole pipeline as users run it, every output mode, 1 MB and 10 MB
+// answers: as a process (the release binary, reading a file, and reading a pipe
+// written one SSE event per write(2)) and as a library call. 10x the input must cost
+// at most 11x the time. Needs `swift build -c release --product stream-render` at the
+// repository root first (or STREAM_RENDER_BINARY).
+do {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let binary = ProcessInfo.processInfo.environment["STREAM_RENDER_BINARY"]
+        ?? root.appendingPathComponent(".build/release/stream-render").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        print("FAIL no release binary at \(binary): run `swift build -c release --product stream-render` at the repository root")
+        exit(1)
+    }
+    let small = Corpus.events(answerTextBytes: 1_000_000), large = Corpus.events(answerTextBytes: 10_000_000)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-render-bench-\(getpid())")
+    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let smallFile = directory.appendingPathComponent("answer-1mb.sse").path
+    let largeFile = directory.appendingPathComponent("answer-10mb.sse").path
+    FileManager.default.createFile(atPath: smallFile, contents: Data(small.flatMap { $0 }))
+    FileManager.default.createFile(atPath: largeFile, contents: Data(large.flatMap { $0 }))
+    let smallMB = Double(small.reduce(0) { $0 + $1.count }) / megabyte
+    let modes: [(String, [String], StreamRenderer.Configuration.Output)] = [
+        ("plain", ["--output", "plain", "--width", "80"], .plain),
+        ("inline", ["--output", "ansi", "--width", "80", "--height", "24"], .inline),
+        ("fullscreen", ["--output", "ansi", "--fullscreen", "--width", "80", "--height", "24"], .fullscreen),
+    ]
+    func best(_ runs: Int, _ body: () -> Double) -> Double { (0..<runs).map { _ in body() }.min()! }
+    for (name, arguments, output) in modes {
+        for piped in [false, true] {
+            var t1 = Double.infinity, t10 = Double.infinity
+            for _ in 0..<2 {  // interleaved, so drift in the machine's speed hits both alike
+                t1 = min(t1, best(2) { Corpus.processSeconds(binary, arguments + (piped ? [] : [smallFile]), events: piped ? small : nil) })
+                t10 = min(t10, Corpus.processSeconds(binary, arguments + (piped ? [] : [largeFile]), events: piped ? large : nil))
+            }
+            checks.append(Check(
+                name: "process, \(name), \(piped ? "piped one event per write" : "reading a file"): 10 MB vs 1 MB answer, 11 / (time ratio)",
+                ratio: 11 / (t10 / t1), target: 1,
+                detail: String(format: "1 MB answer (%.0f MB of SSE) %.3f s, 10 MB %.3f s: %.2fx", smallMB, t1, t10, t10 / t1)))
+        }
+        var sink = 0
+        var l1 = Double.infinity, l10 = Double.infinity
+        for _ in 0..<2 {
+            l1 = min(l1, minimumSeconds(runs: 2) { sink &+= Corpus.renderEvents(small, output: output) })
+            l10 = min(l10, minimumSeconds(runs: 1) { sink &+= Corpus.renderEvents(large, output: output) })
+        }
+        checks.append(Check(
+            name: "library, \(name), StreamRenderer fed one event at a time: 10 MB vs 1 MB answer, 11 / (time ratio)",
+            ratio: 11 / (l10 / l1), target: 1,
+            detail: String(format: "1 MB answer %.3f s (%.0f MB/s of SSE), 10 MB %.3f s: %.2fx", l1, smallMB / l1, l10, l10 / l1)))
+        if sink == 42 { print("") }
+    }
+    // The inline view against `cat` copying the same bytes, side by side.
+    var cat = Double.infinity, inline = Double.infinity
+    for _ in 0..<5 {
+        cat = min(cat, Corpus.processSeconds("/bin/cat", [smallFile]))
+        inline = min(inline, Corpus.processSeconds(binary, ["--output", "ansi", "--width", "80", "--height", "24", smallFile]))
+    }
+    checks.append(Check(
+        name: "process, inline view on the 1 MB answer vs cat of the same SSE file: 50 / (time ratio)",
+        ratio: 50 / (inline / cat), target: 1,
+        detail: String(format: "cat %.4f s, stream-render inline %.3f s: %.1fx cat", cat, inline, inline / cat)))
+}
+
 var failed = false
 for check in checks {
-    let ok = check.ratio >= check.target
+    guard let target = check.target else {
+        print(String(format: "RECORD %@: %.2f", check.name, check.ratio))
+        print("     \(check.detail)")
+        continue
+    }
+    let ok = check.ratio >= target
     failed = failed || !ok
-    print(String(format: "%@ %@: %.2f (target >= %.0f)", ok ? "PASS" : "FAIL", check.name, check.ratio, check.target))
+    print(String(format: "%@ %@: %.2f (target >= %.0f)", ok ? "PASS" : "FAIL", check.name, check.ratio, target))
     print("     \(check.detail)")
 }
 exit(failed ? 1 : 0)

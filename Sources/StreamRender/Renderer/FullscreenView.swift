@@ -50,8 +50,7 @@ public struct FullscreenView {
         let width = view.layout.settings.width
         if !entered {
             // Alternate screen, cleared, cursor hidden, one scroll region: the screen.
-            out.append(contentsOf: ANSIEncoder.csi("?1049h") + ANSIEncoder.csi("2J") + ANSIEncoder.csi("?25l")
-                       + ANSIEncoder.csi("1;\(height)r"))
+            out.append(contentsOf: ANSIEncoder.enterAlternateScreen(height: height))
             encoder.cursor = nil
             entered = true
         }
@@ -67,7 +66,7 @@ public struct FullscreenView {
             let scroll = top - shownTop
             if scroll > 0 && scroll < height && shown.height == height {
                 // Let the terminal move the rows up; draw only what changed after that.
-                out.append(contentsOf: ANSIEncoder.csi(scroll == 1 ? "S" : "\(scroll)S"))
+                out.append(contentsOf: ANSIEncoder.scrollUp(scroll))
                 shown = shown.scrolledUp(by: scroll)
             }
             diff.compute(from: shown, to: next)
@@ -86,7 +85,7 @@ public struct FullscreenView {
         self.height = max(1, height)
         view.resize(to: settings)
         if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
-        out.append(contentsOf: ANSIEncoder.csi("1;\(self.height)r") + ANSIEncoder.csi("2J"))
+        out.append(contentsOf: ANSIEncoder.resetScreen(height: self.height))
         encoder.cursor = nil
         shown = Frame(width: settings.width, height: self.height)
         shownTop = Int.min / 2  // no scrolling into a repaint
@@ -100,7 +99,7 @@ public struct FullscreenView {
     public mutating func suspend(into out: inout [UInt8]) {
         guard entered else { return }
         encoder.endFrame(into: &out)
-        out.append(contentsOf: ANSIEncoder.csi("r") + ANSIEncoder.csi("?1049l") + ANSIEncoder.csi("?25h"))
+        out.append(contentsOf: ANSIEncoder.leaveAlternateScreen)
         entered = false
         shown = Frame(width: view.layout.settings.width, height: height)
         shownTop = Int.min / 2
@@ -112,8 +111,7 @@ public struct FullscreenView {
     /// - Complexity: O(n) in the text held.
     public mutating func end(into out: inout [UInt8]) {
         if entered {
-            out.append(contentsOf: ANSIEncoder.csi("0m") + ANSIEncoder.csi("r") + ANSIEncoder.csi("?1049l")
-                       + ANSIEncoder.csi("?25h"))
+            out.append(contentsOf: ANSIEncoder.leaveAlternateScreen)
             entered = false
         }
         for line in view.allLines() {

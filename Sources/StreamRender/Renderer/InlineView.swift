@@ -150,8 +150,7 @@ public struct InlineView {
                 for r in 0..<min(at.row, shown.height) { up += reflow(row: r, to: newWidth, column: nil) }
                 if at.row < shown.height { up += reflow(row: at.row, to: newWidth, column: at.column) }
             }
-            if up > 0 { out.append(contentsOf: ANSIEncoder.csi(up == 1 ? "A" : "\(up)A")) }
-            out.append(contentsOf: [0x0D] + ANSIEncoder.csi("J"))
+            out.append(contentsOf: ANSIEncoder.eraseBelow(afterMovingUp: up))
         } else {
             out.append(contentsOf: [0x0D, 0x0A])  // the cursor is on the last final line
         }

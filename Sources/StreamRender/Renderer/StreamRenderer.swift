@@ -208,7 +208,7 @@ public final class StreamRenderer {
     private func drawFrame(at time: Duration? = nil) {
         if live.isPaced {
             if !cursorHidden {
-                out.append(contentsOf: ANSIEncoder.csi("?25l"))
+                out.append(contentsOf: ANSIEncoder.hideCursor)
                 cursorHidden = true
             }
             if live.showsMessagesBetweenFrames, pendingMessages.contains(where: { $0.text.hasSuffix("\n") }) {
@@ -232,7 +232,7 @@ public final class StreamRenderer {
 
     private func showCursor() {
         guard cursorHidden else { return }
-        out.append(contentsOf: ANSIEncoder.csi("?25h"))
+        out.append(contentsOf: ANSIEncoder.showCursor)
         cursorHidden = false
     }
 

@@ -4,8 +4,8 @@
 ///   cluster of width 0 joins the cell before it;
 /// - `wcwidth` (legacy): one cell per scalar of positive width (its `wcwidth`), the
 ///   zero-width scalars after it (marks, ZWJ, variation selectors) joining it, and so
-///   does a scalar right after a ZWJ: a ZWJ family is one wide cell, as tmux shows
-///   it and Python's `wcswidth` measures it.
+///   does a scalar right after a ZWJ and a flag's second regional indicator: a ZWJ
+///   family and a flag are one wide cell each, as tmux 3.3 draws them.
 ///
 /// The cells' widths add up to the text's width under the policy, so a cursor that
 /// advances by cell widths never drifts from the terminal's.
@@ -49,12 +49,11 @@ public final class CellSplitter {
                 return
             }
             var i = 0
-            var afterJoiner = false
+            var joins = WcwidthJoins()
             while i < bytes.count {
                 let (scalar, next) = DisplayWidth.decodeScalar(bytes, at: i)
-                // A scalar after a ZWJ joins the joiner's cell (see `DisplayWidth.ofCluster`).
-                let w = afterJoiner ? 0 : DisplayWidth.wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
-                afterJoiner = scalar == 0x200D
+                // The scalar after a ZWJ, and a flag's second half, join the cell before.
+                let w = joins.joinsPrevious(scalar) ? 0 : DisplayWidth.wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
                 if w == 0 {
                     if current != nil { current!.end = start + next }
                 } else {

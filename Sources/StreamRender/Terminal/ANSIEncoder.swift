@@ -22,14 +22,15 @@ public struct ANSIEncoder {
     public var absoluteRows: Bool
 
     /// Where the cursor is, if known: row and column (a column equal to the width
-    /// means "after the last column, wrap pending").
-    public var cursor: (row: Int, column: Int)?
+    /// means "after the last column, wrap pending"). The views keep it in step with
+    /// what they write; it is not part of the public API.
+    @_spi(Benchmarks) public var cursor: (row: Int, column: Int)?
     /// With relative rows: how many rows of the region exist on the screen. Moving to
     /// a row below them first creates rows with CR LF from the last one (the screen
     /// scrolls at its bottom), with the pen reset so new rows get the default
     /// background. Nil: every row exists (fullscreen). 0 with the cursor on row -1:
     /// the cursor is on the line above the region (the last line written).
-    public var existingRows: Int?
+    var existingRows: Int?
     /// The pen the terminal has, nil while unknown (at the start: whatever ran before may
     /// have left attributes on, so the first SGR is a full reset).
     private var pen: Style? = nil
@@ -185,7 +186,7 @@ public struct ANSIEncoder {
 
     private static func count(_ n: Int) -> String { n == 1 ? "" : String(n) }
 
-    static func csi(_ tail: String) -> [UInt8] { [0x1B, 0x5B] + Array(tail.utf8) }
+    private static func csi(_ tail: String) -> [UInt8] { [0x1B, 0x5B] + Array(tail.utf8) }
 
     // MARK: - Pen
 
@@ -308,5 +309,48 @@ public struct ANSIEncoder {
     static func cleanURL(_ url: String) -> String {
         String(url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !($0.value >= 0x80 && $0.value < 0xA0) }
             .map(Character.init))
+    }
+}
+
+// MARK: - Mode and screen sequences
+
+/// Every escape sequence outside frames is made here too, so views, the renderer and
+/// the CLI never write one by hand.
+extension ANSIEncoder {
+    public static let hideCursor: [UInt8] = csi("?25l")
+
+    /// DECRQM for synchronized output (2026) and grapheme clustering (2027), then a
+    /// primary device attributes request that every terminal answers (its reply marks
+    /// the end: a terminal that ignores DECRQM says nothing).
+    public static let probeQueries: [UInt8] = csi("?2026$p") + csi("?2027$p") + csi("c")
+    public static let showCursor: [UInt8] = csi("?25h")
+
+    /// The alternate screen, cleared, the cursor hidden, a scroll region of `height` rows.
+    public static func enterAlternateScreen(height: Int) -> [UInt8] {
+        csi("?1049h") + csi("2J") + hideCursor + csi("1;\(height)r")
+    }
+
+    /// Pen reset, scroll region reset, the normal screen back, the cursor shown.
+    public static let leaveAlternateScreen: [UInt8] = csi("0m") + csi("r") + csi("?1049l") + showCursor
+
+    /// A new scroll region of `height` rows and the screen cleared (after a resize).
+    public static func resetScreen(height: Int) -> [UInt8] { csi("1;\(height)r") + csi("2J") }
+
+    /// Scrolls the scroll region up by `count` rows (SU).
+    public static func scrollUp(_ count: Int) -> [UInt8] { csi(count == 1 ? "S" : "\(count)S") }
+
+    /// Moves the cursor up `count` rows (nothing for 0), then to column 0 and erases
+    /// from there to the end of the screen.
+    public static func eraseBelow(afterMovingUp count: Int) -> [UInt8] {
+        (count > 0 ? csi(count == 1 ? "A" : "\(count)A") : []) + [0x0D] + csi("J")
+    }
+
+    /// What restores a terminal a view may have left in any state: link closed, pen
+    /// reset, synchronized output ended, (fullscreen) scroll region reset and the
+    /// normal screen back, the cursor shown, a fresh line.
+    public static func restoreSequence(fullscreen: Bool) -> [UInt8] {
+        var bytes = Array("\u{1B}]8;;\u{1B}\\".utf8) + csi("0m") + csi("?2026l")
+        if fullscreen { bytes += csi("r") + csi("?1049l") }
+        return bytes + showCursor + [0x0D, 0x0A]
     }
 }

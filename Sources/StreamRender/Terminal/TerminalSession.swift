@@ -61,8 +61,7 @@ public final class TerminalSession {
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(tty, TCSANOW, &raw)
         defer { tcsetattr(tty, TCSANOW, &saved) }
-        var query = "\u{1B}[?2026$p\u{1B}[?2027$p\u{1B}[c"
-        query.withUTF8 { _ = FileDescriptorSink.writeAll(tty, $0) }
+        ANSIEncoder.probeQueries.withUnsafeBufferPointer { _ = FileDescriptorSink.writeAll(tty, $0) }
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
         var descriptor = pollfd(fd: tty, events: Int16(POLLIN), revents: 0)

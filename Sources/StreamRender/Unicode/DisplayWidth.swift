@@ -52,15 +52,16 @@ public enum DisplayWidth {
         if n == 1 && first < 0x80 { return asciiWidth(first) }
         switch policy.mode {
         case .wcwidth:
-            // The scalar after a ZWJ is not measured (Python's wcswidth skips it; tmux
-            // and other per-code-point terminals draw it in the joiner's cell).
+            // Per code point, with two joins tmux 3.3 makes (measured: `a` + a ZWJ
+            // family leaves the cursor at column 3, `a🇫🇷` at 3): the scalar after a
+            // ZWJ is drawn in the joiner's cell (Python's wcswidth skips it too), and
+            // the second regional indicator of a flag in the first one's cell.
             var total = 0
             var i = 0
-            var afterJoiner = false
+            var joins = WcwidthJoins()
             while i < n {
                 let (scalar, next) = decodeScalar(cluster, at: i)
-                if !afterJoiner { total += wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide) }
-                afterJoiner = scalar == 0x200D
+                if !joins.joinsPrevious(scalar) { total += wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide) }
                 i = next
             }
             return total
@@ -133,5 +134,22 @@ public enum DisplayWidth {
         }
         return ((b0 & 0x07) << 18 | UInt32(buf[i + 1] & 0x3F) << 12 | UInt32(buf[i + 2] & 0x3F) << 6
                 | UInt32(buf[i + 3] & 0x3F), i + 4)
+    }
+}
+
+/// Which scalars of a cluster a per-code-point terminal draws in the cell before
+/// them, beyond zero-width ones: the scalar after a ZWJ, and the second regional
+/// indicator of a pair (tmux 3.3 draws a flag in one wide cell).
+struct WcwidthJoins {
+    private var afterJoiner = false
+    private var unpairedIndicator = false
+
+    /// Whether `scalar` joins the cell before it; call for every scalar in order.
+    mutating func joinsPrevious(_ scalar: UInt32) -> Bool {
+        let isIndicator = scalar >= 0x1F1E6 && scalar <= 0x1F1FF
+        let joins = afterJoiner || (isIndicator && unpairedIndicator)
+        unpairedIndicator = isIndicator && !unpairedIndicator
+        afterJoiner = scalar == 0x200D
+        return joins
     }
 }

@@ -28,8 +28,8 @@ import Testing
         #expect(result.lines.map(\.isReplacement) == [true, false])
         #expect(result.lines.map(\.width) == [1, 1])
         #expect(texts(result.lines, result.view) == ["\u{FFFD}", "a"])
-        // Under wcwidth a flag is 4 columns wide (two regional indicators).
-        let wc = layOut(["🇫🇷"], settings: LayoutSettings(width: 3, policy: .wcwidth))
+        // Under wcwidth a thumb with a skin tone is 4 columns wide (two wide scalars).
+        let wc = layOut(["👍🏽"], settings: LayoutSettings(width: 3, policy: .wcwidth))
         #expect(wc.lines.map(\.width) == [3])
         #expect(wc.lines.first?.isReplacement == true)
     }

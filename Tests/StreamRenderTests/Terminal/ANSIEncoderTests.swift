@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Frames built from text the way the live view builds them (cells cut by policy).
 struct FrameBuilder {

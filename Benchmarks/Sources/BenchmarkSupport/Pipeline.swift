@@ -1,0 +1,87 @@
+import Foundation
+import StreamRender
+
+/// Issue 9: the whole pipeline, as users run it (the `stream-render` process) and as a
+/// library call (`StreamRenderer`), in every output mode.
+extension Corpus {
+    /// The coding answer's delta events repeated until the answer's text is at least
+    /// `textBytes` bytes: an Anthropic stream of one small delta per event, as the
+    /// fixture has them (the 1 MB answer is about 30 MB of SSE).
+    public static func answerStream(textBytes: Int) -> [UInt8] {
+        events(answerTextBytes: textBytes).flatMap { $0 }
+    }
+
+    /// The same stream, one SSE event per element.
+    public static func events(answerTextBytes textBytes: Int) -> [[UInt8]] {
+        let text = String(decoding: fixture("sse/coding-answer.anthropic.sse"), as: UTF8.self)
+        let events = text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { Array(($0 + "\n\n").utf8) }
+        let isDelta = { (e: [UInt8]) in e.starts(with: Array("event: content_block_delta".utf8)) }
+        let head = Array(events.prefix { !isDelta($0) })
+        let deltas = events.filter(isDelta)
+        let tail = Array(events.drop { !$0.starts(with: Array("event: content_block_stop".utf8)) })
+        let perRound = textDeltas(of: fixture("sse/coding-answer.anthropic.sse")).reduce(0) { $0 + $1.utf8.count }
+        var out = head
+        for _ in 0..<max(1, (textBytes + perRound - 1) / perRound) { out += deltas }
+        return out + tail
+    }
+
+    /// The stream through a `StreamRenderer` fed one event at a time into a counting
+    /// sink, its clock advancing 1 ms per event (so a live view draws at its 60 fps,
+    /// a frame every 17 events). Returns the bytes written.
+    @inline(never)
+    public static func renderEvents(_ events: [[UInt8]], output: StreamRenderer.Configuration.Output) -> Int {
+        let sink = DiscardingSink()
+        let configuration = StreamRenderer.Configuration(output: output, layout: LayoutSettings(width: 80), height: 24,
+                                                         capabilities: TerminalCapabilities(colors: .truecolor))
+        let renderer = StreamRenderer(configuration: configuration, sink: sink)
+        var now = Duration.zero
+        for event in events {
+            event.withUnsafeBufferPointer { renderer.feed($0) }
+            renderer.tick(now: now)
+            now += .milliseconds(1)
+        }
+        renderer.finish()
+        return sink.bytes
+    }
+
+    /// Wall-clock seconds of `binary arguments` reading `input` (a file's path, or
+    /// with `events`, a pipe written one event per write(2)), standard output to
+    /// /dev/null; the process's exit status must be 0.
+    public static func processSeconds(_ binary: String, _ arguments: [String], events: [[UInt8]]? = nil) -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle.standardError
+        let pipe = Pipe()
+        process.standardInput = events == nil ? FileHandle.nullDevice : pipe
+        let start = DispatchTime.now().uptimeNanoseconds
+        try! process.run()
+        if let events {
+            let fd = pipe.fileHandleForWriting.fileDescriptor
+            for event in events {
+                event.withUnsafeBufferPointer { buf in
+                    var offset = 0
+                    while offset < buf.count {
+                        let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+                        if n <= 0 { if errno == EINTR { continue }; return }
+                        offset += n
+                    }
+                }
+            }
+            try? pipe.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        precondition(process.terminationStatus == 0, "\(binary) \(arguments) exited \(process.terminationStatus)")
+        return seconds
+    }
+}
+
+/// A sink that counts bytes and keeps nothing.
+public final class DiscardingSink: RenderSink {
+    public private(set) var bytes = 0
+    public init() {}
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes += bytes.count }
+    public func writeMessage(_ text: String, kind: RenderMessageKind) {}
+}
