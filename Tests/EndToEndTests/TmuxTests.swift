@@ -69,6 +69,16 @@ struct TmuxTests {
         }
     }
 
+    /// The captured rows are the wanted ones (emoji scalars aside); the first
+    /// difference is reported.
+    static func expectRows(_ rows: [String], _ want: [String], _ label: String) {
+        #expect(rows.count == want.count, "\(label): \(rows.count) rows captured, \(want.count) expected")
+        for (k, pair) in zip(rows, want).enumerated() where normalized(pair.0) != normalized(pair.1) {
+            Issue.record("\(label) row \(k): \(pair.0.debugDescription) vs \(pair.1.debugDescription)")
+            break
+        }
+    }
+
     /// The fixture streamed slowly through a pipe (a pause every 25 lines), so the
     /// live view draws many frames.
     static func slowly(_ fixture: String) -> String {
@@ -87,12 +97,7 @@ struct TmuxTests {
             ? "'\(binary)' '\(fixture)'"
             : "\(Self.slowly(fixture)) | '\(binary)' \(mode)"
         let rows = try Self.capture(command, width: 40, height: 12)
-        let want = Self.expected(answer, width: 40)
-        #expect(rows.count == want.count, "\(mode): \(rows.count) rows captured, \(want.count) expected")
-        for (k, pair) in zip(rows, want).enumerated() where Self.normalized(pair.0) != Self.normalized(pair.1) {
-            Issue.record("\(mode) row \(k): \(pair.0.debugDescription) vs \(pair.1.debugDescription)")
-            break
-        }
+        Self.expectRows(rows, Self.expected(answer, width: 40), mode)
     }
 
     @Test func aNarrowPaneWithWideTextAndEscapes() throws {
@@ -150,12 +155,7 @@ struct TmuxTests {
                                     during: { "sleep 0.4; \($0) send-keys -t t 'qzqzqz'; sleep 0.3; \($0) send-keys -t t 'xjxjxj' Enter" })
         let all = rows.joined(separator: "\n")
         #expect(!all.contains("qzqz") && !all.contains("xjxj"), "typed keys were shown")
-        let want = Self.expected(answer, width: 40)
-        #expect(rows.count == want.count, "\(rows.count) rows captured, \(want.count) expected")
-        for (k, pair) in zip(rows, want).enumerated() where Self.normalized(pair.0) != Self.normalized(pair.1) {
-            Issue.record("row \(k): \(pair.0.debugDescription) vs \(pair.1.debugDescription)")
-            break
-        }
+        Self.expectRows(rows, Self.expected(answer, width: 40), "typed keys")
     }
 
     /// The input stalls with a paragraph still open; the pane is narrowed: the live

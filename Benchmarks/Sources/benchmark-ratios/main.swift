@@ -39,6 +39,19 @@ if CommandLine.arguments.dropFirst().first == "profile-sse" {
 }
 let megabyte = 1_048_576.0
 
+// `benchmark-ratios profile-render inline|fullscreen|plain [MB]` runs only the library
+// pipeline (StreamRenderer fed one event at a time), for perf/callgrind.
+if CommandLine.arguments.dropFirst().first == "profile-render" {
+    let arguments = CommandLine.arguments
+    let output = StreamRenderer.Configuration.Output(rawValue: arguments.count > 2 ? arguments[2] : "inline") ?? .inline
+    let mb = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
+    let events = Corpus.events(answerTextBytes: mb * 1_000_000)
+    let start = DispatchTime.now().uptimeNanoseconds
+    let bytes = Corpus.renderEvents(events, output: output)
+    print("\(output) \(mb) MB: \(bytes) bytes written in \(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) s")
+    exit(0)
+}
+
 // Issue 2: ASCII-heavy segmentation + width at least 10x ICU-only throughput.
 if !onlyPipeline {
     let ascii = Corpus.asciiHeavy1MB
@@ -218,7 +231,7 @@ do {
     for (name, arguments, output) in modes {
         for piped in [false, true] {
             var t1 = Double.infinity, t10 = Double.infinity
-            for _ in 0..<2 {  // interleaved, so drift in the machine's speed hits both alike
+            for _ in 0..<3 {  // interleaved, so drift in the machine's speed hits both alike
                 t1 = min(t1, best(2) { Corpus.processSeconds(binary, arguments + (piped ? [] : [smallFile]), events: piped ? small : nil) })
                 t10 = min(t10, Corpus.processSeconds(binary, arguments + (piped ? [] : [largeFile]), events: piped ? large : nil))
             }
@@ -229,7 +242,7 @@ do {
         }
         var sink = 0
         var l1 = Double.infinity, l10 = Double.infinity
-        for _ in 0..<2 {
+        for _ in 0..<3 {
             l1 = min(l1, minimumSeconds(runs: 2) { sink &+= Corpus.renderEvents(small, output: output) })
             l10 = min(l10, minimumSeconds(runs: 1) { sink &+= Corpus.renderEvents(large, output: output) })
         }

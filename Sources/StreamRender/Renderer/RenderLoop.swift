@@ -110,23 +110,24 @@ public struct RenderLoop {
         return ready > 0 ? .signal(nil) : .timeout
     }
 
+    /// Re-wraps at the terminal's size (within the sizes asked for) and repaints.
+    private func resizeToTerminal() {
+        guard let size = terminal.size else { return }
+        renderer.resize(width: min(explicitWidth ?? size.columns, size.columns),
+                        height: min(explicitHeight ?? size.rows, size.rows))
+    }
+
     private mutating func handleSignals() -> Ending? {
         for signal in SignalWatcher.takeSignals() {
             switch signal {
             case SIGINT, SIGTERM, SIGHUP:
                 return .signal(signal, renderer.interrupt())
             case SIGWINCH, SIGCONT:
-                if let size = terminal.size {
-                    renderer.resize(width: min(explicitWidth ?? size.columns, size.columns),
-                                    height: min(explicitHeight ?? size.rows, size.rows))
-                }
+                resizeToTerminal()
             case SIGTSTP:
                 renderer.suspend()
                 terminal.stopProcess()
-                if let size = terminal.size {
-                    renderer.resize(width: min(explicitWidth ?? size.columns, size.columns),
-                                    height: min(explicitHeight ?? size.rows, size.rows))
-                }
+                resizeToTerminal()  // redrawn where the shell left the cursor
             default:
                 break
             }

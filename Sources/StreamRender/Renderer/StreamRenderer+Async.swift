@@ -20,17 +20,7 @@ extension StreamRenderer {
     /// - Complexity: O(n) in the bytes, plus one frame per frame interval with changes.
     public func render<Bytes: AsyncSequence>(_ bytes: sending Bytes) async -> Outcome where Bytes.Element == UInt8, Bytes: SendableMetatype, Bytes.AsyncIterator: SendableMetatype {
         let inbox = ByteInbox()
-        let reader = Task.detached {
-            do {
-                // Each byte is handed over at once: whether the next one is already
-                // there cannot be known, and the renderer takes them in bulk anyway.
-                for try await byte in bytes { inbox.append(CollectionOfOne(byte)) }
-                inbox.close(error: nil)
-            } catch {
-                inbox.close(error: "\(error)")
-            }
-        }
-        return await run(inbox, reader: reader)
+        return await run(inbox, reader: Task.detached { await inbox.read(bytes: bytes) })
     }
 
     /// Renders a stream of byte chunks (`[UInt8]`, `ArraySlice<UInt8>`, `Data`...) as
@@ -41,15 +31,7 @@ extension StreamRenderer {
     where Chunks.Element: Collection, Chunks.Element.Element == UInt8, Chunks: SendableMetatype,
           Chunks.AsyncIterator: SendableMetatype, Chunks.Element: SendableMetatype {
         let inbox = ByteInbox()
-        let reader = Task.detached {
-            do {
-                for try await chunk in chunks { inbox.append(chunk) }
-                inbox.close(error: nil)
-            } catch {
-                inbox.close(error: "\(error)")
-            }
-        }
-        return await run(inbox, reader: reader)
+        return await run(inbox, reader: Task.detached { await inbox.read(chunks: chunks) })
     }
 
     #else
@@ -65,17 +47,7 @@ extension StreamRenderer {
     /// - Complexity: O(n) in the bytes, plus one frame per frame interval with changes.
     public func render<Bytes: AsyncSequence>(_ bytes: sending Bytes) async -> Outcome where Bytes.Element == UInt8 {
         let inbox = ByteInbox()
-        let reader = Task.detached {
-            do {
-                // Each byte is handed over at once: whether the next one is already
-                // there cannot be known, and the renderer takes them in bulk anyway.
-                for try await byte in bytes { inbox.append(CollectionOfOne(byte)) }
-                inbox.close(error: nil)
-            } catch {
-                inbox.close(error: "\(error)")
-            }
-        }
-        return await run(inbox, reader: reader)
+        return await run(inbox, reader: Task.detached { await inbox.read(bytes: bytes) })
     }
 
     /// Renders a stream of byte chunks (`[UInt8]`, `ArraySlice<UInt8>`, `Data`...) as
@@ -85,15 +57,7 @@ extension StreamRenderer {
     public func render<Chunks: AsyncSequence>(chunks: sending Chunks) async -> Outcome
     where Chunks.Element: Collection, Chunks.Element.Element == UInt8 {
         let inbox = ByteInbox()
-        let reader = Task.detached {
-            do {
-                for try await chunk in chunks { inbox.append(chunk) }
-                inbox.close(error: nil)
-            } catch {
-                inbox.close(error: "\(error)")
-            }
-        }
-        return await run(inbox, reader: reader)
+        return await run(inbox, reader: Task.detached { await inbox.read(chunks: chunks) })
     }
 
     #endif
@@ -156,6 +120,28 @@ final class ByteInbox: @unchecked Sendable {
         waiter = nil
         if w == nil { woken = true }
         return w
+    }
+
+    /// Hands over every byte of `bytes`, then the end (or the error).
+    func read<Bytes: AsyncSequence>(bytes: Bytes) async where Bytes.Element == UInt8 {
+        do {
+            // Each byte is handed over at once: whether the next one is already there
+            // cannot be known, and the renderer takes them in bulk anyway.
+            for try await byte in bytes { append(CollectionOfOne(byte)) }
+            close(error: nil)
+        } catch {
+            close(error: "\(error)")
+        }
+    }
+
+    /// Hands over every chunk of `chunks`, then the end (or the error).
+    func read<Chunks: AsyncSequence>(chunks: Chunks) async where Chunks.Element: Collection, Chunks.Element.Element == UInt8 {
+        do {
+            for try await chunk in chunks { append(chunk) }
+            close(error: nil)
+        } catch {
+            close(error: "\(error)")
+        }
     }
 
     func append<C: Collection>(_ chunk: C) where C.Element == UInt8 {
