@@ -12,7 +12,11 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
     private var scratch: [UInt8] = []
     public private(set) var isComplete = false
 
-    public init() {}
+    /// `assemblesText` false: ``StreamEvent/blockStop(_:)`` carries no text (and tool
+    /// input only up to 4 KiB), so memory stays bounded however long the answer is.
+    public init(assemblesText: Bool = true) {
+        blocks.assemblesText = assemblesText
+    }
 
     public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
         guard let root = json.parseEventObject(event, diagnose: diagnose) else { return }

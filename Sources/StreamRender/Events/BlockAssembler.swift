@@ -5,6 +5,10 @@
 /// linearly: cheaper per delta than hashing.
 struct BlockAssembler: Sendable {
     private var blocks: [ContentBlock] = []
+    /// Whether a block's text is kept whole (see ``ResponseDecoder/init(format:maximumEventBytes:assemblesText:)``);
+    /// when not, text is dropped and tool input is kept up to ``summaryBytes``.
+    var assemblesText = true
+    static let summaryBytes = 4096
 
     /// The open block with `index`, if any.
     func block(_ index: Int) -> ContentBlock? {
@@ -36,8 +40,10 @@ struct BlockAssembler: Sendable {
         }
         let k = position(index)!
         switch kind {
-        case .text, .thinking, .refusal: blocks[k].text += text
-        case .toolInput: blocks[k].inputJSON += text
+        case .text, .thinking, .refusal:
+            if assemblesText { blocks[k].text += text }
+        case .toolInput:
+            if assemblesText || blocks[k].inputJSON.utf8.count < Self.summaryBytes { blocks[k].inputJSON += text }
         case .citations: blocks[k].citations.append(text)
         case .signature, .unknown: break
         }

@@ -19,7 +19,11 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
     private var toolBlocks: [Int: Int] = [:]  // Responses output_index → block index
     public private(set) var isComplete = false
 
-    public init() {}
+    /// `assemblesText` false: ``StreamEvent/blockStop(_:)`` carries no text (and tool
+    /// input only up to 4 KiB), so memory stays bounded however long the answer is.
+    public init(assemblesText: Bool = true) {
+        blocks.assemblesText = assemblesText
+    }
 
     public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
         if event.data == Array("[DONE]".utf8) {

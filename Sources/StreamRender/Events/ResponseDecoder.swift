@@ -33,8 +33,8 @@ public struct ResponseDecoder {
     public private(set) var format: Format?
     private var mode: Mode
     private var sse: SSEParser
-    private var anthropic = AnthropicDecoder()
-    private var openai = OpenAIDecoder()
+    private var anthropic: AnthropicDecoder
+    private var openai: OpenAIDecoder
     private var textRepair = UTF8Repair()
     private var textBuffer: [UInt8] = []
     private var held: [UInt8] = []
@@ -65,8 +65,13 @@ public struct ResponseDecoder {
     /// How many bytes auto-detection looks at before deciding on a first line.
     static let detectionWindow = 1024
 
-    public init(format: Format = .auto, maximumEventBytes: Int = 16 << 20) {
+    /// `assemblesText`: whether ``StreamEvent/blockStop(_:)`` carries the block's whole
+    /// text. A renderer that shows the deltas passes false, so an endless answer is
+    /// not held twice (tool input is then kept up to 4 KiB, for a summary).
+    public init(format: Format = .auto, maximumEventBytes: Int = 16 << 20, assemblesText: Bool = true) {
         requestedFormat = format
+        anthropic = AnthropicDecoder(assemblesText: assemblesText)
+        openai = OpenAIDecoder(assemblesText: assemblesText)
         sse = SSEParser(maximumEventBytes: maximumEventBytes)
         switch format {
         case .auto: mode = .undecided; providerDecided = false

@@ -113,7 +113,9 @@ public final class StreamRenderer {
         sleep = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
         frameInterval = .seconds(1) / max(1, configuration.framesPerSecond)
         height = max(1, configuration.height)
-        decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes)
+        // The view holds the answer (with bounded history); the decoder need not.
+        decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
+                                  assemblesText: false)
         let settings = configuration.layout
         switch configuration.output {
         case .plain:
