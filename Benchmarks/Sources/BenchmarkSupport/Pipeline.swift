@@ -28,18 +28,30 @@ extension Corpus {
     /// The stream through a `StreamRenderer` fed one event at a time into a counting
     /// sink, its clock advancing 1 ms per event (so a live view draws at its 60 fps,
     /// a frame every 17 events). Returns the bytes written.
+    ///
+    /// With `repeats`, the delta events are fed that many times over (the 10 MB answer
+    /// is the 1 MB one's deltas ten times: the same stream, without timing the
+    /// harness's walk through 2.5 million separately allocated events).
     @inline(never)
-    public static func renderEvents(_ events: [[UInt8]], output: StreamRenderer.Configuration.Output) -> Int {
+    public static func renderEvents(_ events: [[UInt8]], output: StreamRenderer.Configuration.Output, repeats: Int = 1) -> Int {
         let sink = DiscardingSink()
         let configuration = StreamRenderer.Configuration(output: output, layout: LayoutSettings(width: 80), height: 24,
                                                          capabilities: TerminalCapabilities(colors: .truecolor))
         let renderer = StreamRenderer(configuration: configuration, sink: sink)
         var now = Duration.zero
-        for event in events {
-            event.withUnsafeBufferPointer { renderer.feed($0) }
-            renderer.tick(now: now)
-            now += .milliseconds(1)
+        let isDelta = { (e: [UInt8]) in e.starts(with: Array("event: content_block_delta".utf8)) }
+        let first = events.firstIndex(where: isDelta) ?? events.count
+        let last = (events.lastIndex(where: isDelta) ?? events.count - 1) + 1
+        func feed(_ range: Range<Int>) {
+            for event in events[range] {
+                event.withUnsafeBufferPointer { renderer.feed($0) }
+                renderer.tick(now: now)
+                now += .milliseconds(1)
+            }
         }
+        feed(0..<first)
+        for _ in 0..<repeats { feed(first..<last) }
+        feed(last..<events.count)
         renderer.finish()
         return sink.bytes
     }
@@ -50,6 +62,12 @@ extension Corpus {
     /// time: on these shared machines wall time of the same run wanders by 1.5x, and
     /// the writer's time is the benchmark's, not the renderer's.
     public static func processSeconds(_ binary: String, _ arguments: [String], events: [[UInt8]]? = nil) -> Double {
+        processTimes(binary, arguments, events: events).cpu
+    }
+
+    /// Wall-clock and CPU seconds of the process (see ``processSeconds(_:_:events:)``).
+    public static func processTimes(_ binary: String, _ arguments: [String], events: [[UInt8]]? = nil)
+        -> (wall: Double, cpu: Double) {
         func childrenCPU() -> Double {
             var usage = rusage()
             #if os(Linux)
@@ -68,6 +86,7 @@ extension Corpus {
         process.standardError = FileHandle.standardError
         let pipe = Pipe()
         process.standardInput = events == nil ? FileHandle.nullDevice : pipe
+        let start = DispatchTime.now().uptimeNanoseconds
         try! process.run()
         if let events {
             let fd = pipe.fileHandleForWriting.fileDescriptor
@@ -85,7 +104,7 @@ extension Corpus {
         }
         process.waitUntilExit()  // reaps it: its times are in RUSAGE_CHILDREN now
         precondition(process.terminationStatus == 0, "\(binary) \(arguments) exited \(process.terminationStatus)")
-        return childrenCPU() - before
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, childrenCPU() - before)
     }
 }
 
