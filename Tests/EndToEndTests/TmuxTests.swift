@@ -177,4 +177,39 @@ struct TmuxTests {
         let want = [String(lines30[k][lines30[k].range(of: firstLive)!.lowerBound...])] + lines30[(k + 1)...]
         #expect(Array(screen.suffix(want.count)) == want, "the live tail was not re-wrapped at 30 columns within 100 ms: \(screen)")
     }
+
+    /// Ctrl-Z mid-stream: the process stops with the terminal restored (cursor shown,
+    /// echo on), and when continued (`fg`) it draws again and leaves exactly the
+    /// answer. Echo is off while it draws. An interactive bash runs the job: without
+    /// job control the process group is orphaned and the kernel never stops it.
+    @Test func ctrlZStopsWithTheTerminalRestoredAndContinues() throws {
+        let binary = CommandLineTests.binary.path
+        let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
+        let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
+        // A short name: bash prints it in the job lines, which must not wrap.
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("z\(Int.random(in: 100_000..<1_000_000))").path
+        let job = base + ".sh", snapshot = base + ".txt"
+        defer { for f in [job, snapshot] { try? FileManager.default.removeItem(atPath: f) } }
+        try "\(Self.slowly(fixture)) | '\(binary)'\n".write(toFile: job, atomically: true, encoding: .utf8)
+        let rows = try Self.capture("bash --norc --noprofile -i -c 'sh \(job); sleep 1; fg' 2>&1", width: 70, height: 12, during: { t in
+            """
+            sleep 0.4; tty=$(\(t) display-message -p -t t '#{pane_tty}')
+            echo "running $(stty -a -F $tty | grep -o -- '-*echo ' | head -1)" > '\(snapshot)'
+            \(t) send-keys -t t C-z; sleep 0.5
+            echo "stopped $(\(t) display-message -p -t t 'cursor=#{cursor_flag}') $(stty -a -F $tty | grep -o -- '-*echo ' | head -1)" >> '\(snapshot)'
+            """
+        })
+        let states = ((try? String(contentsOfFile: snapshot, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        #expect(states == ["running -echo ", "stopped cursor=1 echo "], "\(states)")
+        // bash's own lines: a line feed (for the ^Z it assumes was echoed), the job
+        // stopped, and `fg` naming it.
+        var answerRows = rows
+        if let stopped = answerRows.firstIndex(where: { $0.hasPrefix("[1]+") }), stopped > 0,
+           answerRows[stopped - 1].isEmpty, answerRows[stopped + 1] == "sh \(job)" {
+            answerRows.removeSubrange((stopped - 1)...(stopped + 1))
+        } else {
+            Issue.record("bash's job lines are not where expected: \(rows.filter { $0.contains("sh ") })")
+        }
+        Self.expectRows(answerRows, Self.expected(answer, width: 70), "after Ctrl-Z and fg")
+    }
 }

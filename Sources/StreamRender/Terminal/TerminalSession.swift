@@ -102,13 +102,16 @@ public final class TerminalSession {
     /// Turns echo off (keys typed while the view draws are neither shown nor lost:
     /// they wait for the shell) and keeps what to restore. Signals from keys (Ctrl-C,
     /// Ctrl-Z) keep working.
+    ///
+    /// Only while the process is in the terminal's foreground: continued in the
+    /// background (`bg`), the shell owns the terminal's modes.
     public func disableEcho() {
-        guard tty >= 0, isatty(tty) != 0 else { return }
+        guard tty >= 0, isatty(tty) != 0, tcgetpgrp(tty) == getpgrp() else { return }
         var modes = termios()
         guard tcgetattr(tty, &modes) == 0 else { return }
         if savedModes == nil { savedModes = modes }
         modes.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(tty, TCSANOW, &modes)
+        Self.setModes(tty, &modes)
         echoOff = true
         SignalWatcher.savedModes = savedModes
         SignalWatcher.ttyDescriptor = tty
@@ -117,8 +120,17 @@ public final class TerminalSession {
     /// Puts the terminal modes back as they were.
     public func restoreModes() {
         guard echoOff, var modes = savedModes else { return }
-        tcsetattr(tty, TCSANOW, &modes)
+        Self.setModes(tty, &modes)
         echoOff = false
+    }
+
+    /// tcsetattr with SIGTTOU ignored: after Ctrl-Z the shell may already have taken
+    /// the terminal, and a stop by SIGTTOU here would swallow the SIGCONT meant to
+    /// end the stop that follows (the process would stay stopped after `fg`).
+    private static func setModes(_ fd: Int32, _ modes: inout termios) {
+        let previous = signal(SIGTTOU, SIG_IGN)
+        tcsetattr(fd, TCSANOW, &modes)
+        signal(SIGTTOU, previous)
     }
 
     /// Stops the process (Ctrl-Z) with the terminal's modes restored, and returns
