@@ -10,9 +10,9 @@ import Darwin
 ///
 /// Signals arrive through a self-pipe (``signalDescriptor``) that a poll loop
 /// watches beside its input, so a resize or Ctrl-C is handled at once even while
-/// input stalls; ``takeSignals()`` says which arrived. A second SIGINT or SIGTERM
-/// before the first was handled restores the terminal from the handler and exits
-/// (for a process stuck writing to a blocked terminal).
+/// input stalls; ``takeSignals()`` says which arrived. A second SIGINT, SIGTERM or
+/// SIGHUP restores the terminal from the handler and exits at once (for a process
+/// stuck writing to a blocked terminal).
 ///
 /// The terminal is reached through `/dev/tty`, so `curl ... | stream-render` is
 /// probed and has its echo turned off too. Signal handlers are process-wide: one
@@ -198,7 +198,8 @@ public enum SignalWatcher {
             if n <= 0 { break }
             result += buffer[0..<n].map { Int32($0) }
         }
-        pendingStops = 0
+        // `pendingStops` stays set: a SIGINT or SIGTERM taken here ends the program, so
+        // another one while it ends (stuck writing to a blocked terminal) exits at once.
         return result
     }
 
