@@ -12,12 +12,9 @@ enum Demo {
     character, 👍🏽 and 👨‍👩‍👧 are one cluster each, and e\u{301} is one column.
 
     ```swift
-    var decoder = ResponseDecoder()          // SSE or text, detected
-    decoder.feed(bytes) { output in
-        if case .event(.delta(_, .text, let text)) = output {
-            print(text, terminator: "")
-        }
-    }
+    let renderer = StreamRenderer(configuration: .init(output: .inline),
+                                  sink: FileDescriptorSink())
+    let outcome = await renderer.render(bytes)   // SSE or text, detected
     ```
 
     Escape sequences in model text are shown, never obeyed: \u{1B}]0;pwned\u{07} stays harmless.
