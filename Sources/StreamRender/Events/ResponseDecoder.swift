@@ -143,6 +143,7 @@ public struct ResponseDecoder {
 
     private mutating func decideMode(atEnd: Bool, _ output: (Output) -> Void) {
         var start = 0
+        if !atEnd && held.count < 3 && [0xEF, 0xBB, 0xBF].starts(with: held) { return }  // a BOM cut short
         if held.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         // Skip leading blank lines, then look at the first line.
         while start < held.count && (held[start] == 0x0A || held[start] == 0x0D) { start += 1 }

@@ -41,6 +41,14 @@ import Testing
         }
     }
 
+    @Test func aByteOrderMarkCutShortStillLeadsToSSE() {
+        let stream = [0xEF, 0xBB, 0xBF] + anthropicStream(["with a BOM"])
+        for chunk in [0, 1, 2] {
+            let r = Self.decode(stream, chunk: chunk)
+            #expect(r.text == "with a BOM" && r.format == .anthropic && r.complete, "chunk \(chunk)")
+        }
+    }
+
     @Test func textIsShownBeforeItsFirstLineEnds() {
         var decoder = ResponseDecoder()
         var text = ""
