@@ -161,6 +161,10 @@ struct StreamRenderCommand: ParsableCommand {
         SignalWatcher.stop()
         switch ending {
         case .brokenPipe:
+            if let failure = sink.failure, failure != EPIPE {
+                Self.error("cannot write the output: \(String(cString: strerror(failure)))")
+                throw ExitCode(ExitStatus.streamFailed.rawValue)
+            }
             throw ExitCode(0)  // the reader went away (`| head`): not an error
         case .signal(let number, let result):
             if stats { printStats(result, renderer) }

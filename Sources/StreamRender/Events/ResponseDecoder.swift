@@ -193,7 +193,7 @@ public struct ResponseDecoder {
 
     /// Whether a first line cut short could still turn out to be an SSE field.
     static func mightBecomeSSEFieldLine(_ partial: [UInt8]) -> Bool {
-        if isSSEFieldLine(partial) { return false }  // it is one already: decide now
+        if isSSEFieldLine(partial) && partial.contains(UInt8(ascii: ":")) { return false }  // it is one: decide now
         for name in ["event", "data", "id", "retry"] where Array(name.utf8).starts(with: partial) { return true }
         return false
     }

@@ -85,7 +85,8 @@ public struct FullscreenView {
         self.height = max(1, height)
         view.resize(to: settings)
         if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
-        out.append(contentsOf: ANSIEncoder.resetScreen(height: self.height))
+        // Off the alternate screen (suspended), the next frame enters and clears it.
+        if entered { out.append(contentsOf: ANSIEncoder.resetScreen(height: self.height)) }
         encoder.cursor = nil
         shown = Frame(width: settings.width, height: self.height)
         shownTop = Int.min / 2  // no scrolling into a repaint

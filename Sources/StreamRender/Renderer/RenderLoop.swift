@@ -122,7 +122,10 @@ public struct RenderLoop {
             switch signal {
             case SIGINT, SIGTERM, SIGHUP:
                 return .signal(signal, renderer.interrupt())
-            case SIGWINCH, SIGCONT:
+            case SIGWINCH:
+                resizeToTerminal()
+            case SIGCONT:  // also after `bg` then `fg`: echo off again in the foreground
+                terminal.disableEcho()
                 resizeToTerminal()
             case SIGTSTP:
                 renderer.suspend()

@@ -242,6 +242,7 @@ public final class StreamRenderer {
 
     private func message(_ text: String, _ kind: RenderMessageKind) {
         if !live.isPaced {
+            live.frame(into: &out)  // the text that came before the message goes first
             flushOut()
             sink.writeMessage(text, kind: kind)
             return
@@ -328,10 +329,11 @@ public final class StreamRenderer {
         live.finish()
         live.frame(into: &out)
         live.end(into: &out)
-        showCursor()
-        if configuration.endsOnFreshLine, let last = out.last ?? lastByteWritten, last != 0x0A {
+        // The live views leave the cursor on a fresh line; plain text may not end one.
+        if configuration.endsOnFreshLine, !live.isPaced, let last = out.last ?? lastByteWritten, last != 0x0A {
             out.append(0x0A)  // the shell's prompt starts on its own line
         }
+        showCursor()
         flushOut()
         ended = true
         let result = outcome(interrupted: interrupted)

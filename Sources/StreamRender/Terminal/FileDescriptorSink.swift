@@ -14,6 +14,8 @@ public final class FileDescriptorSink: RenderSink {
     /// Put before warning and error lines (`"stream-render: "`).
     public let messagePrefix: String
     public private(set) var isBroken = false
+    /// The errno of the write that failed, if any (EPIPE: the reader went away).
+    public private(set) var failure: Int32?
     /// Bytes written to the output.
     public private(set) var bytesWritten = 0
 
@@ -25,7 +27,10 @@ public final class FileDescriptorSink: RenderSink {
 
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !isBroken else { return }
-        if !Self.writeAll(output, bytes) { isBroken = true }
+        if !Self.writeAll(output, bytes) {
+            isBroken = true
+            failure = errno
+        }
         bytesWritten += bytes.count
     }
 
