@@ -272,7 +272,7 @@ public final class StreamRenderer {
     ///   last frame (fullscreen: O(n) to write the answer into the normal screen).
     @discardableResult
     public func finish() -> Outcome {
-        guard !ended else { return outcome(interrupted: false) }
+        guard !ended else { return outcome() }
         finishDecoder()
         return end(interrupted: false)
     }
@@ -304,7 +304,7 @@ public final class StreamRenderer {
     /// - Complexity: as ``finish()``.
     @discardableResult
     public func interrupt() -> Outcome {
-        guard !ended else { return outcome(interrupted: true) }
+        guard !ended else { return outcome() }
         return end(interrupted: true)
     }
 
@@ -314,7 +314,7 @@ public final class StreamRenderer {
     /// - Complexity: as ``finish()``.
     @discardableResult
     public func finish(readError message: String) -> Outcome {
-        guard !ended else { return outcome(interrupted: false) }
+        guard !ended else { return outcome() }
         readError = message
         finishDecoder()
         return end(interrupted: false)
@@ -336,7 +336,7 @@ public final class StreamRenderer {
         showCursor()
         flushOut()
         ended = true
-        let result = outcome(interrupted: interrupted)
+        let result = outcome()
         switch result.ending {
         case .truncated, .empty, .readFailed:
             pendingMessages.append((result.endingMessage! + "\n", .error))
@@ -347,7 +347,7 @@ public final class StreamRenderer {
         return result
     }
 
-    private func outcome(interrupted: Bool) -> Outcome {
+    private func outcome() -> Outcome {
         let ending: Outcome.Ending
         if wasInterrupted {
             ending = .interrupted
