@@ -44,6 +44,8 @@ public struct RenderLoop {
     }
 
     /// Reads `input` to its end.
+    ///
+    /// - Complexity: O(n) in the bytes read, plus the frames drawn (each as ``StreamRenderer/tick(now:)``).
     public mutating func run(reading input: Int32, name: String) -> Ending {
         var buffer = [UInt8](repeating: 0, count: readSize)
         while true {
@@ -68,6 +70,8 @@ public struct RenderLoop {
     }
 
     /// Feeds `chunks` one per `interval` (the demo).
+    ///
+    /// - Complexity: O(n) in the bytes, plus the frames drawn; takes about `chunks.count` x `interval`.
     public mutating func run(chunks: [[UInt8]], every interval: Duration) -> Ending {
         var due = renderer.currentTime
         for chunk in chunks {

@@ -72,6 +72,8 @@ public struct ANSIEncoder {
     }
 
     /// Resets the pen and closes any link (every frame ends so).
+    ///
+    /// - Complexity: O(1).
     public mutating func endFrame(into out: inout [UInt8]) {
         setPen(.plain, link: nil, into: &out)
     }
@@ -79,6 +81,8 @@ public struct ANSIEncoder {
     /// Wraps `body`'s bytes in synchronized output when supported and needed: a frame
     /// that only appends text at the cursor cannot show a torn state, so it is not
     /// wrapped (16 bytes a frame would outweigh a streamed token).
+    ///
+    /// - Complexity: O(n) in the bytes `body` appends (they are scanned for an escape).
     public func synchronized(_ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
         guard capabilities.synchronizedOutput else { return body(&out) }
         var frame: [UInt8] = []
@@ -326,6 +330,8 @@ extension ANSIEncoder {
     public static let showCursor: [UInt8] = csi("?25h")
 
     /// The alternate screen, cleared, the cursor hidden, a scroll region of `height` rows.
+    ///
+    /// - Complexity: O(1).
     public static func enterAlternateScreen(height: Int) -> [UInt8] {
         csi("?1049h") + csi("2J") + hideCursor + csi("1;\(height)r")
     }
@@ -334,13 +340,19 @@ extension ANSIEncoder {
     public static let leaveAlternateScreen: [UInt8] = csi("0m") + csi("r") + csi("?1049l") + showCursor
 
     /// A new scroll region of `height` rows and the screen cleared (after a resize).
+    ///
+    /// - Complexity: O(1).
     public static func resetScreen(height: Int) -> [UInt8] { csi("1;\(height)r") + csi("2J") }
 
     /// Scrolls the scroll region up by `count` rows (SU).
+    ///
+    /// - Complexity: O(1).
     public static func scrollUp(_ count: Int) -> [UInt8] { csi(count == 1 ? "S" : "\(count)S") }
 
     /// Moves the cursor up `count` rows (nothing for 0), then to column 0 and erases
     /// from there to the end of the screen.
+    ///
+    /// - Complexity: O(1).
     public static func eraseBelow(afterMovingUp count: Int) -> [UInt8] {
         (count > 0 ? csi(count == 1 ? "A" : "\(count)A") : []) + [0x0D] + csi("J")
     }
@@ -348,6 +360,8 @@ extension ANSIEncoder {
     /// What restores a terminal a view may have left in any state: link closed, pen
     /// reset, synchronized output ended, (fullscreen) scroll region reset and the
     /// normal screen back, the cursor shown, a fresh line.
+    ///
+    /// - Complexity: O(1).
     public static func restoreSequence(fullscreen: Bool) -> [UInt8] {
         var bytes = Array("\u{1B}]8;;\u{1B}\\".utf8) + csi("0m") + csi("?2026l")
         if fullscreen { bytes += csi("r") + csi("?1049l") }

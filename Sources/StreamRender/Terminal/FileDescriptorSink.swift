@@ -25,6 +25,7 @@ public final class FileDescriptorSink: RenderSink {
         self.messagePrefix = messagePrefix
     }
 
+    /// - Complexity: O(n) in the bytes, plus the time the reader takes.
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !isBroken else { return }
         if !Self.writeAll(output, bytes) {
@@ -34,6 +35,7 @@ public final class FileDescriptorSink: RenderSink {
         bytesWritten += bytes.count
     }
 
+    /// - Complexity: O(n) in the bytes of `text`.
     public func writeMessage(_ text: String, kind: RenderMessageKind) {
         var line: String
         switch kind {
@@ -45,6 +47,10 @@ public final class FileDescriptorSink: RenderSink {
     }
 
     /// Writes every byte; false when the reader went away (EPIPE) or writing failed.
+    /// A non-blocking descriptor that is full (EAGAIN) is waited on with poll(2), not
+    /// retried in a spin.
+    ///
+    /// - Complexity: O(n) in the bytes, plus the time the reader takes.
     @discardableResult
     public static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var offset = 0
@@ -55,7 +61,12 @@ public final class FileDescriptorSink: RenderSink {
             let n = Darwin.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             #endif
             if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&p, 1, 1000)
+                    continue
+                }
                 return false
             }
             offset += n

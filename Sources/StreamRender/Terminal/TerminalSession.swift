@@ -53,6 +53,8 @@ public final class TerminalSession {
     /// recognised) and grapheme clustering (mode 2027: on only when set), asked
     /// through `/dev/tty` with a device-attributes request after them that every
     /// terminal answers; nil for a question not answered within `timeoutMilliseconds`.
+    ///
+    /// - Complexity: O(1) work, plus up to `timeoutMilliseconds` waiting for the terminal's replies.
     public func probe(timeoutMilliseconds: Int32 = 150) -> (synchronized: Bool?, graphemes: Bool?) {
         guard outputIsTerminal, tty >= 0, isatty(tty) != 0 else { return (nil, nil) }
         var saved = termios()
@@ -86,6 +88,8 @@ public final class TerminalSession {
 
     /// Ps of the DECRQM report `CSI ? mode ; Ps $ y` in `reply`, if there is one:
     /// 0 not recognised, 1 set, 2 reset, 3 permanently set, 4 permanently reset.
+    ///
+    /// - Complexity: O(n) in the bytes of `reply`.
     public static func modeReport(_ reply: [UInt8], mode: Int) -> Int? {
         let needle = Array("\u{1B}[?\(mode);".utf8)
         guard reply.count > needle.count else { return nil }
@@ -105,6 +109,8 @@ public final class TerminalSession {
     ///
     /// Only while the process is in the terminal's foreground: continued in the
     /// background (`bg`), the shell owns the terminal's modes.
+    ///
+    /// - Complexity: O(1) (two system calls).
     public func disableEcho() {
         guard tty >= 0, isatty(tty) != 0, tcgetpgrp(tty) == getpgrp() else { return }
         var modes = termios()
@@ -118,6 +124,8 @@ public final class TerminalSession {
     }
 
     /// Puts the terminal modes back as they were.
+    ///
+    /// - Complexity: O(1) (a write and a system call).
     public func restoreModes() {
         guard echoOff, var modes = savedModes else { return }
         Self.setModes(tty, &modes)
@@ -135,6 +143,8 @@ public final class TerminalSession {
 
     /// Stops the process (Ctrl-Z) with the terminal's modes restored, and returns
     /// once it is continued, with echo off again. The caller suspends its view first.
+    ///
+    /// - Complexity: O(1) (a signal to this process).
     public func stopProcess() {
         let wasOff = echoOff
         restoreModes()
@@ -145,6 +155,8 @@ public final class TerminalSession {
     /// The bytes a handler writes if the process must exit before the view ends
     /// normally (a second Ctrl-C): pen and link reset, synchronized output off, the
     /// alternate screen left, the cursor shown.
+    ///
+    /// - Complexity: O(n) in the bytes.
     public func setEmergencyRestore(_ bytes: [UInt8]) {
         SignalWatcher.setEmergency(bytes, output: output)
     }
@@ -167,6 +179,8 @@ public enum SignalWatcher {
 
     /// Installs the handlers (once) and returns the descriptor that becomes readable
     /// when a signal arrives.
+    ///
+    /// - Complexity: O(1) (a pipe and the handlers installed).
     public static func start() -> Int32 {
         if !installed {
             var fds: [Int32] = [0, 0]
@@ -189,6 +203,8 @@ public enum SignalWatcher {
     }
 
     /// The signals that arrived since the last call, in order.
+    ///
+    /// - Complexity: O(s) in the signals pending.
     public static func takeSignals() -> [Int32] {
         guard installed else { return [] }
         var buffer = [UInt8](repeating: 0, count: 64)
@@ -204,6 +220,8 @@ public enum SignalWatcher {
     }
 
     /// Puts the default handlers back.
+    ///
+    /// - Complexity: O(1).
     public static func stop() {
         guard installed else { return }
         for s in watched { signal(s, SIG_DFL) }
