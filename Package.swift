@@ -25,10 +25,18 @@ let package = Package(
             dependencies: ["CICUSystem"],
             linkerSettings: [.linkedLibrary("icuuc")]
         ),
+        // md4c (CommonMark + GitHub tables, strikethrough, task lists, autolinks).
+        .systemLibrary(
+            name: "CMD4C",
+            path: "Sources/CMD4C",
+            pkgConfig: "md4c",
+            providers: [.apt(["libmd4c-dev"]), .brew(["md4c"])]
+        ),
         .target(
             name: "StreamRender",
             dependencies: [
                 "CICU",
+                "CMD4C",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: [

@@ -19,6 +19,16 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
 }
 
+/// `--markdown`.
+enum Switch: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}
+
+/// `--theme`.
+enum ThemeChoice: String, ExpressibleByArgument, CaseIterable {
+    case dark, light, monochrome
+}
+
 /// `--width-policy`.
 enum WidthPolicyChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, grapheme, wcwidth
@@ -78,7 +88,7 @@ struct StreamRenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The largest server-sent event accepted, in bytes; larger ones are dropped with an error.")
     var maxEventBytes: Int = 16 << 20
 
-    @Option(parsing: .unconditional, help: "Wrap the answer at N columns, 1-\(maximumWidth) (default: the terminal's width when standard output is a terminal, else 80; 0: do not wrap, plain output only). The live view never draws wider than the terminal.")
+    @Option(parsing: .unconditional, help: "Wrap the answer at N columns, 1-\(maximumWidth) (default: the terminal's width when standard output is a terminal, else 80; 0: do not wrap, plain output only, the text as it arrived). The live view never draws wider than the terminal.")
     var width: Int?
 
     @Option(help: "How wide characters are: auto (grapheme where the terminal reports mode 2027, else wcwidth), grapheme (a cluster is one run of cells) or wcwidth (the sum of its characters, as most terminals and tmux draw them).")
@@ -95,6 +105,12 @@ struct StreamRenderCommand: ParsableCommand {
 
     @Option(help: "Colours: auto (from TERM, COLORTERM, NO_COLOR, FORCE_COLOR), always or never.")
     var color: ColorChoice = .auto
+
+    @Option(help: "Render the answer as markdown: on (headings, emphasis, lists, quotes, code blocks, tables, links; also into pipes, as text) or off (the text as it arrived).")
+    var markdown: Switch = .on
+
+    @Option(help: "Markdown styles: dark, light or monochrome (bold, italic, underline and dim only; the default when NO_COLOR is set or there are no colours).")
+    var theme: ThemeChoice?
 
     @Flag(help: "Live view on the alternate screen, following the tail; the answer is printed into the normal screen at the end (also on Ctrl-C).")
     var fullscreen = false
@@ -219,8 +235,19 @@ struct StreamRenderCommand: ParsableCommand {
             layout: LayoutSettings(width: max(1, columns), tabSize: tabSize, policy: policy),
             height: rows, format: format, maximumEventBytes: maxEventBytes, limits: limits,
             capabilities: capabilities, showThinking: showThinking, framesPerSecond: fps,
-            endsOnFreshLine: isTerminal, eventLimitName: "--max-event-bytes", wrapsPlainText: columns != 0)
+            endsOnFreshLine: isTerminal, eventLimitName: "--max-event-bytes", wrapsPlainText: columns != 0,
+            markdown: markdown == .on, theme: chosenTheme(capabilities))
         return (configuration, isTerminal)
+    }
+
+    /// `--theme`, else monochrome without colours (NO_COLOR), else dark.
+    func chosenTheme(_ capabilities: TerminalCapabilities) -> MarkdownTheme {
+        switch theme {
+        case .dark: return .dark
+        case .light: return .light
+        case .monochrome: return .monochrome
+        case nil: return capabilities.colors == .none ? .monochrome : .dark
+        }
     }
 
     func printStats(_ outcome: StreamRenderer.Outcome, _ renderer: StreamRenderer) {

@@ -46,7 +46,9 @@ import Testing
         let message = #"{"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":[{"type":"text","text":"Hello\nthere"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":5}}"#
         let r = try CLI.run(["--stats"], stdin: Data(message.utf8))
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(Self.stdout(r) == "Hello\nthere\n")
+        #expect(Self.stdout(r) == "Hello there\n")  // markdown: a soft break is a space
+        let raw = try CLI.run(["--markdown", "off"], stdin: Data(message.utf8))
+        #expect(Self.stdout(raw) == "Hello\nthere\n")
         #expect(r.stderr.contains("model: claude-x") && r.stderr.contains("stop reason: end_turn"), "\(r.stderr)")
         let completion = #"{"id":"c","object":"chat.completion","model":"gpt","choices":[{"index":0,"message":{"role":"assistant","content":"Hi from a completion"},"finish_reason":"stop"}]}"#
         let c = try CLI.run([], stdin: Data(completion.utf8))
@@ -125,7 +127,7 @@ import Testing
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("sr-int-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         // SIGINT only once the first text is out (the handlers are installed by then).
-        let script = "(printf 'a line still arriving when Ctrl-C comes, cut mid-wo'; sleep 2) | '\(binary)' --format text > '\(output)' & pid=$!; n=0; while [ ! -s '\(output)' ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; kill -INT $pid; wait $pid; echo \"exit=$?\" >> '\(output)'"
+        let script = "(printf 'a line still arriving when Ctrl-C comes, cut mid-wo'; sleep 2) | '\(binary)' --format text --markdown off > '\(output)' & pid=$!; n=0; while [ ! -s '\(output)' ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; kill -INT $pid; wait $pid; echo \"exit=$?\" >> '\(output)'"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]

@@ -17,6 +17,8 @@ var checks: [Check] = []
 
 // `benchmark-ratios pipeline` runs only the issue 9 checks (the whole pipeline).
 let onlyPipeline = CommandLine.arguments.dropFirst().first == "pipeline"
+// `benchmark-ratios markdown` runs only the issue 10 checks (library level).
+let onlyMarkdown = CommandLine.arguments.dropFirst().first == "markdown"
 
 // `benchmark-ratios profile-layout [cjk]` runs only append + layout, for perf/callgrind.
 if CommandLine.arguments.dropFirst().first == "profile-layout" {
@@ -26,6 +28,17 @@ if CommandLine.arguments.dropFirst().first == "profile-layout" {
     let runs = Int(ProcessInfo.processInfo.environment["PROFILE_RUNS"] ?? "5") ?? 5
     for _ in 0..<runs { sink &+= Corpus.appendAndLayOut(deltas, width: 80) }
     print("lines x5: \(sink)")
+    exit(0)
+}
+
+// `benchmark-ratios profile-markdown paragraph|list` streams one worst case, for perf/callgrind.
+if CommandLine.arguments.dropFirst().first == "profile-markdown" {
+    let text = CommandLine.arguments.count > 2 && CommandLine.arguments[2] == "list"
+        ? Corpus.longList(bytes: 30_000) : Corpus.longParagraph(bytes: 20_000)
+    let pieces = Corpus.pieces(text, size: 4)
+    var sink = 0
+    for _ in 0..<50 { sink &+= Corpus.streamMarkdown(pieces) }
+    print("lines x50: \(sink)")
     exit(0)
 }
 
@@ -52,8 +65,50 @@ if CommandLine.arguments.dropFirst().first == "profile-render" {
     exit(0)
 }
 
-// Issue 2: ASCII-heavy segmentation + width at least 10x ICU-only throughput.
+// Issue 10: streaming markdown. The worst cases in 4-byte deltas against a one-shot
+// parse and render; per-delta cost along an 800-line fence.
 if !onlyPipeline {
+    var sink = 0
+    for (name, text) in [("50 KB fence", Corpus.longFence(bytes: 50_000)), ("30 KB list", Corpus.longList(bytes: 30_000)),
+                         ("20 KB paragraph", Corpus.longParagraph(bytes: 20_000))] {
+        let pieces = Corpus.pieces(text, size: 4)
+        var streamed = Double.infinity, framed = Double.infinity, whole = Double.infinity
+        for _ in 0..<3 {
+            whole = min(whole, minimumSeconds(runs: 5) { sink &+= Corpus.renderMarkdown(text) })
+            streamed = min(streamed, minimumSeconds(runs: 3) { sink &+= Corpus.streamMarkdown(pieces) })
+            framed = min(framed, minimumSeconds(runs: 3) { sink &+= Corpus.streamMarkdown(pieces, frameEvery: 17) })
+        }
+        checks.append(Check(
+            name: "markdown, \(name) in \(pieces.count) 4-byte deltas vs one-shot parse and render: 3 / (time ratio)",
+            ratio: 3 / (streamed / whole), target: 1,
+            detail: String(format: "one-shot %.2f ms, streamed %.2f ms (%.2fx); with the open block rendered every 17 deltas (60 fps at a delta a ms) %.2f ms (%.2fx, recorded)",
+                           whole * 1e3, streamed * 1e3, streamed / whole, framed * 1e3, framed / whole)))
+    }
+    let fence = Corpus.pieces(Corpus.fence(lines: 800), size: 4)
+    // The pieces of the first and the last 100 code lines (lines 1-100 and 701-800).
+    let text = fence.joined()
+    let lineStarts = text.utf8.enumerated().filter { $0.element == 0x0A }.map { $0.offset + 1 }
+    var offsets: [Int] = []
+    var at = 0
+    for piece in fence { offsets.append(at); at += piece.utf8.count }
+    let firstRange = offsets.indices.filter { offsets[$0] >= lineStarts[0] && offsets[$0] < lineStarts[100] }
+    let lastRange = offsets.indices.filter { offsets[$0] >= lineStarts[700] && offsets[$0] < lineStarts[800] }
+    var first = Double.infinity, last = Double.infinity
+    for _ in 0..<7 {
+        let times = Corpus.perPieceSeconds(fence)
+        first = min(first, firstRange.map { times[$0] }.reduce(0, +))
+        last = min(last, lastRange.map { times[$0] }.reduce(0, +))
+    }
+    checks.append(Check(
+        name: "markdown, 800-line fence in 4-byte deltas, open block rendered per delta: last 100 lines vs first 100, 1.5 / (time ratio)",
+        ratio: 1.5 / (last / first), target: 1,
+        detail: String(format: "first 100 lines %.3f ms (%d deltas), last 100 %.3f ms (%d deltas): %.2fx",
+                       first * 1e3, firstRange.count, last * 1e3, lastRange.count, last / first)))
+    if sink == 42 { print("") }
+}
+
+// Issue 2: ASCII-heavy segmentation + width at least 10x ICU-only throughput.
+if !onlyPipeline && !onlyMarkdown {
     let ascii = Corpus.asciiHeavy1MB
     let cjk = Corpus.cjkEmojiHeavy1MB
     var sink = 0
@@ -84,7 +139,7 @@ if !onlyPipeline {
 }
 
 // Issue 3: SSE bytes to text deltas, 30 MB Anthropic stream, vs lines + JSONDecoder.
-if !onlyPipeline {
+if !onlyPipeline && !onlyMarkdown {
     let stream = Corpus.anthropicStream(size: 30_000_000)
     let ours = Corpus.decodeWithStreamRender(stream)
     let naive = Corpus.decodeNaively(stream)
@@ -102,7 +157,7 @@ if !onlyPipeline {
 
 // Issue 4: append + layout per delta, linear in the stream, and resize. Times are
 // the minimum of several runs (noise on a shared machine only adds time).
-if !onlyPipeline {
+if !onlyPipeline && !onlyMarkdown {
     var sink = 0
     let deltas1 = Corpus.codingAnswerDeltas(textBytes: 1_000_000)
     let bytes1 = Double(deltas1.reduce(0) { $0 + $1.utf8.count })
@@ -160,7 +215,7 @@ if !onlyPipeline {
 }
 
 // Issue 5: bytes of the inline view, diff+encode per frame, frames per second.
-if !onlyPipeline {
+if !onlyPipeline && !onlyMarkdown {
     var sink = 0
     let answer = Corpus.textDeltas(of: Corpus.fixture("sse/coding-answer.anthropic.sse"))
     var printer = PlainTextPrinter(settings: LayoutSettings(width: 80))
@@ -228,7 +283,20 @@ do {
         ("fullscreen", ["--output", "ansi", "--fullscreen", "--width", "80", "--height", "24"], .fullscreen),
     ]
     func best(_ runs: Int, _ body: () -> Double) -> Double { (0..<runs).map { _ in body() }.min()! }
-    for (name, arguments, output) in modes {
+    // Issue 10: the whole 1 MB answer, piped one event per write, markdown on (the
+    // default) against --markdown off, in each output mode.
+    for (name, arguments, _) in modes {
+        var on = Double.infinity, off = Double.infinity
+        for _ in 0..<3 {
+            on = min(on, best(2) { Corpus.processSeconds(binary, arguments, events: small) })
+            off = min(off, best(2) { Corpus.processSeconds(binary, arguments + ["--markdown", "off"], events: small) })
+        }
+        checks.append(Check(
+            name: "process, \(name), 1 MB answer piped one event per write: markdown on vs off, 1.5 / (time ratio)",
+            ratio: 1.5 / (on / off), target: 1,
+            detail: String(format: "markdown off %.3f s CPU, on %.3f s: %.2fx", off, on, on / off)))
+    }
+    for (name, arguments, output) in modes where !onlyMarkdown {
         for piped in [false, true] {
             var t1 = Double.infinity, t10 = Double.infinity
             for _ in 0..<3 {  // interleaved, so drift in the machine's speed hits both alike
@@ -254,6 +322,7 @@ do {
     }
     // The inline view against `cat` copying the same bytes, side by side, in wall time
     // (what a user waits for; cat's CPU time is next to nothing: it splices).
+    if !onlyMarkdown {
     var cat = (wall: Double.infinity, cpu: Double.infinity), inline = cat
     for _ in 0..<5 {
         let c = Corpus.processTimes("/bin/cat", [smallFile])
@@ -266,6 +335,7 @@ do {
         ratio: 50 / (inline.wall / cat.wall), target: 1,
         detail: String(format: "cat %.4f s, stream-render inline %.3f s: %.1fx cat (CPU: cat %.4f s, inline %.3f s)",
                        cat.wall, inline.wall, inline.wall / cat.wall, cat.cpu, inline.cpu)))
+    }
 }
 
 var failed = false

@@ -43,6 +43,7 @@ public struct DocumentLayout {
     }
 
     private let breakers = LayoutBreakers()
+    private let prefixes = PrefixWidths()
     /// Lines of closed paragraphs, from `firstParagraph`.
     private var closed: Deque<ParagraphLines> = []
     private(set) var firstParagraph = 0
@@ -52,6 +53,7 @@ public struct DocumentLayout {
     /// Re-wraps closed paragraphs after a resize (kept to reuse its buffers).
     private var rewrapper: ParagraphWrapper
     private var openLines: [LineRecord] = []
+    private var sawProvisional = false
     private var staleCount = 0
     /// Bumped by every resize: paragraphs laid out under an older one are stale.
     private var generation = 0
@@ -87,8 +89,12 @@ public struct DocumentLayout {
             firstParagraph += 1
         }
         let numbers = document.paragraphNumbers
-        while openParagraph < numbers.upperBound {
+        // Provisional paragraphs are never laid out here: they may still be replaced.
+        let end = document.provisionalStart ?? numbers.upperBound
+        sawProvisional = document.provisionalStart != nil
+        while openParagraph < end {
             let number = openParagraph
+            if open.segmented == 0 && !open.isDone { setWidths(&open, for: number, in: document) }
             let isClosed = document.withText(ofParagraph: number) { text, isClosed in
                 if !isClosed || !Self.showsNoLines(number, in: document) {
                     open.advance(text, closed: isClosed, breakers: breakers) { line in
@@ -116,6 +122,24 @@ public struct DocumentLayout {
     /// - Complexity: O(c + t) in the current line's clusters and the text not yet final.
     public func provisionalLines(in document: StyledDocument) -> [VisualLine] {
         guard document.paragraphNumbers.contains(openParagraph) else { return [] }
+        if document.provisionalStart != nil {
+            // Markdown's open block: every paragraph from here is laid out afresh.
+            var lines: [VisualLine] = []
+            var wrapper = ParagraphWrapper(settings: settings)
+            for number in openParagraph..<document.paragraphNumbers.upperBound {
+                if number == document.paragraphNumbers.upperBound - 1 && document[paragraph: number].text.isEmpty { break }
+                wrapper.reset()
+                setWidths(&wrapper, for: number, in: document)
+                document.withText(ofParagraph: number) { text, _ in
+                    wrapper.advance(text, closed: true, breakers: breakers) { line in
+                        var line = line
+                        line.paragraph = number
+                        lines.append(line)
+                    }
+                }
+            }
+            return lines
+        }
         let paragraph = document[paragraph: openParagraph]
         if paragraph.text.isEmpty { return [] }
         var copy = open
@@ -135,7 +159,7 @@ public struct DocumentLayout {
     /// move to another line, as (paragraph, line start, certain end); nil when every
     /// paragraph is closed.
     public var certainTail: (paragraph: Int, start: Int, end: Int)? {
-        if open.isDone { return nil }
+        if open.isDone || hasProvisionalParagraphs { return nil }
         return (openParagraph, open.lineStart, open.certainEnd)
     }
 
@@ -178,6 +202,7 @@ public struct DocumentLayout {
         var lines: [LineRecord] = []
         if !Self.showsNoLines(number, in: document) {
             rewrapper.reset()
+            setWidths(&rewrapper, for: number, in: document)
             paragraph.text.withUnsafeBufferPointer { text in
                 rewrapper.advance(text, closed: true, breakers: breakers) { lines.append(LineRecord($0)) }
             }
@@ -252,6 +277,46 @@ public struct DocumentLayout {
         return result
     }
 
+    /// Whether the last update saw provisional paragraphs (markdown's open block).
+    private var hasProvisionalParagraphs: Bool { sawProvisional }
+
+    /// Gives `wrapper` the text widths of paragraph `number` (its prefixes taken off).
+    private func setWidths(_ wrapper: inout ParagraphWrapper, for number: Int, in document: StyledDocument) {
+        let format = document[paragraph: number].format
+        if format == 0 { return }
+        let (first, other) = indents(of: format, in: document)
+        wrapper.setLineWidths(first: settings.width - first, other: settings.width - other)
+    }
+
+    /// The columns the prefixes of format `id` take (first line, other lines), cut
+    /// so at least one column is left for text.
+    ///
+    /// - Complexity: O(p) in the prefixes' bytes the first time, O(1) after.
+    public func indents(of id: Int32, in document: StyledDocument) -> (first: Int, other: Int) {
+        if id == 0 { return (0, 0) }
+        let limit = max(0, settings.width - 1)
+        if let known = prefixes.widths[id], known.policy == settings.policy {
+            return (min(known.first, limit), min(known.other, limit))
+        }
+        let format = document.formats[id]
+        let first = measure(format.firstPrefix), other = measure(format.continuationPrefix)
+        prefixes.widths[id] = (settings.policy, first, other)
+        return (min(first, limit), min(other, limit))
+    }
+
+    /// The width of `pieces` in columns.
+    func measure(_ pieces: [ParagraphFormat.Piece]) -> Int {
+        var width = 0
+        for piece in pieces {
+            var text = piece.text
+            text.withUTF8 { bytes in
+                _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: settings.policy,
+                                              breaker: breakers.grapheme) { _, w, _ in width += w }
+            }
+        }
+        return width
+    }
+
     /// The empty paragraph after the text's last line end shows nothing (the text
     /// "a\n" is one line, "" none).
     static func showsNoLines(_ number: Int, in document: StyledDocument) -> Bool {
@@ -300,4 +365,10 @@ public struct DocumentLayout {
             for b in text[position...] { precondition(b == 0x20, "only spaces are dropped at the end") }
         }
     }
+}
+
+/// The prefix widths of paragraph formats, measured once per format and policy
+/// (shared by copies of a layout: formats never change once interned).
+final class PrefixWidths {
+    var widths: [Int32: (policy: WidthPolicy, first: Int, other: Int)] = [:]
 }

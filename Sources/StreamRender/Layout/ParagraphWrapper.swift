@@ -30,6 +30,11 @@
 /// the current line can no longer move.
 struct ParagraphWrapper {
     let settings: LayoutSettings
+    /// Columns for the text of the first line and of the others (the width less the
+    /// paragraph's prefixes; see ``ParagraphFormat``).
+    private(set) var firstLineWidth: Int
+    private(set) var otherLineWidth: Int
+    private var onFirstLine = true
 
     enum Kind: UInt8 { case text, space, tab }
 
@@ -91,6 +96,22 @@ struct ParagraphWrapper {
 
     init(settings: LayoutSettings) {
         self.settings = settings
+        firstLineWidth = settings.width
+        otherLineWidth = settings.width
+    }
+
+    /// Sets the text widths of the next paragraph (call after ``reset()``).
+    mutating func setLineWidths(first: Int, other: Int) {
+        firstLineWidth = max(1, first)
+        otherLineWidth = max(1, other)
+    }
+
+    /// The width of the current line's text.
+    private var width: Int { onFirstLine ? firstLineWidth : otherLineWidth }
+
+    /// A tab at `column` of the current line: to the next stop, cut at the edge.
+    private func tabWidth(at column: Int) -> Int {
+        min(settings.tabSize - column % settings.tabSize, width - column)
     }
 
     /// Gets ready for the next paragraph, keeping the buffers' capacity (a document
@@ -112,6 +133,9 @@ struct ParagraphWrapper {
         hungStart = 0
         hungCount = 0
         isDone = false
+        onFirstLine = true
+        firstLineWidth = settings.width
+        otherLineWidth = settings.width
     }
 
     /// Lays out what `text` (the whole paragraph so far) added since the last call.
@@ -264,7 +288,7 @@ struct ParagraphWrapper {
 
     /// Places `c` on the current line, wrapping first if it does not fit.
     private mutating func placeOnLine(_ c: Cluster, isBreak: Bool, _ emit: (VisualLine) -> Void) {
-        let width = settings.width
+        let width = self.width
         if isBreak && !line.isEmpty { lastBreakIndex = line.count }
         let w: Int
         switch c.kind {
@@ -277,7 +301,7 @@ struct ParagraphWrapper {
                 hungCount += 1
             }
             return
-        case .tab: w = settings.tabWidth(at: column)
+        case .tab: w = tabWidth(at: column)
         case .text: w = Int(c.width)
         }
         // Nothing joins a replacement: it already fills the line.
@@ -314,7 +338,7 @@ struct ParagraphWrapper {
         commitLine(upTo: lastBreakIndex, trimSpaces: true, nextStart: Int(moved[0].start), emit)
         for (k, p) in moved.enumerated() {
             // Tabs are re-measured where they land; a replacement stays one.
-            let w = p.isReplacement ? Int32(settings.width + 1) : p.columnAfter - previousColumn
+            let w = p.isReplacement ? Int32(width + 1) : p.columnAfter - previousColumn
             previousColumn = p.columnAfter
             placeOnLine(Cluster(start: p.start, end: p.end, width: w, kind: p.kind), isBreak: p.breakBefore && k > 0, emit)
         }
@@ -337,6 +361,7 @@ struct ParagraphWrapper {
                         isReplacement: k == 1 && line[0].isReplacement))
         line.removeAll(keepingCapacity: true)
         lineStart = nextStart
+        onFirstLine = false
         column = 0
         lastBreakIndex = -1
         hungCount = 0

@@ -11,8 +11,9 @@ public struct PlainTextPrinter {
     private var partial: (paragraph: Int, start: Int, printedEnd: Int, column: Int)?
     private var out = ""
 
-    public init(settings: LayoutSettings, limits: HistoryLimits = .standard) {
-        view = WrappedDocument(settings: settings, limits: limits)
+    /// `markdown`: print the text's markdown structure (final blocks only).
+    public init(settings: LayoutSettings, limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil) {
+        view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
     }
 
     /// Appends `text` and returns what can be printed now.

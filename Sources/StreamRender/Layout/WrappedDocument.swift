@@ -37,12 +37,24 @@ public struct WrappedDocument {
     public var limits: HistoryLimits
     /// Visual lines evicted so far (as they were laid out when evicted).
     public private(set) var evictedLines = 0
+    /// With markdown, text goes through this stream: its final lines become closed
+    /// paragraphs (with their formats), the open block provisional paragraphs that
+    /// ``updateProvisional()`` replaces.
+    public private(set) var markdown: MarkdownStream?
+    private var provisionalStale = false
 
+    /// `markdown`: render the text as markdown with these options (their width and
+    /// policy are taken from `settings`).
     public init(settings: LayoutSettings, limits: HistoryLimits = .standard,
-                maximumParagraphBytes: Int = 1 << 20) {
+                maximumParagraphBytes: Int = 1 << 20, markdown: MarkdownOptions? = nil) {
         document = StyledDocument(maximumParagraphBytes: maximumParagraphBytes)
         layout = DocumentLayout(settings: settings)
         self.limits = limits
+        if var options = markdown {
+            options.width = settings.width
+            options.policy = settings.policy
+            self.markdown = MarkdownStream(options: options)
+        }
     }
 
     /// Paragraphs and bytes evicted so far.
@@ -57,8 +69,40 @@ public struct WrappedDocument {
         // Limits apply before the text goes in, so the lines the last mutation
         // committed stay readable (``plainText(of:)``) until the next one.
         enforceLimits()
-        document.append(text, style: style)
+        if markdown != nil {
+            let lines = markdown!.append(text)
+            provisionalStale = true
+            if lines.isEmpty { return }
+            document.discardProvisional()
+            appendLines(lines)
+        } else {
+            document.append(text, style: style)
+        }
         layout.update(from: document, commit: commit)
+    }
+
+    /// Appends rendered lines as paragraphs, each with its format.
+    private mutating func appendLines(_ lines: [StyledLine]) {
+        for line in lines {
+            document.setFormat(line.format)
+            for span in line.spans { document.append(span.text, style: span.style) }
+            document.append("\n")
+        }
+    }
+
+    /// With markdown: shows the open block as it would render now (replacing what
+    /// was shown of it). Views call it before drawing a frame; plain output never
+    /// does (it prints final lines only).
+    ///
+    /// - Complexity: O(r) in the open block's bytes (see ``MarkdownStream/provisionalLines()``).
+    public mutating func updateProvisional() {
+        guard markdown != nil, provisionalStale, !document.isFinished else { return }
+        provisionalStale = false
+        let lines = markdown!.provisionalLines()
+        document.discardProvisional()
+        document.markProvisional()
+        appendLines(lines)
+        layout.update(from: document)
     }
 
     /// Appends `text` in `style`, interning the style.
@@ -73,6 +117,11 @@ public struct WrappedDocument {
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
     public mutating func finish(commit: (VisualLine) -> Void = { _ in }) {
         enforceLimits()
+        if markdown != nil, !document.isFinished {
+            let lines = markdown!.finish()
+            document.discardProvisional()
+            appendLines(lines)
+        }
         document.finish()
         layout.update(from: document, commit: commit)
     }
@@ -95,6 +144,8 @@ public struct WrappedDocument {
     ///
     /// - Complexity: O(p + n) in the paragraphs held and the open paragraph's bytes.
     public mutating func resize(to settings: LayoutSettings) {
+        markdown?.width = settings.width
+        provisionalStale = true
         layout.resize(to: settings, in: document)
     }
 
@@ -141,13 +192,64 @@ public struct WrappedDocument {
         }
     }
 
-    /// The text of `line` as plain characters: tabs expanded to spaces, a
-    /// replacement line as U+FFFD and spaces. Empty if its paragraph was evicted.
+    /// What a line shows besides its text: its paragraph's prefix (the first or the
+    /// continuation one, cut to leave a column for text), the column the text starts
+    /// at, and the fill after the text (a piece and how many times it repeats).
+    public struct LineDecoration {
+        public var prefix: [ParagraphFormat.Piece]
+        public var textColumn: Int
+        public var fill: ParagraphFormat.Piece?
+        public var fillCount: Int
+    }
+
+    /// The prefix and fill of `line` (see ``ParagraphFormat``).
+    ///
+    /// - Complexity: O(p) in the prefix's bytes.
+    public func decoration(of line: VisualLine) -> LineDecoration {
+        guard document.paragraphNumbers.contains(line.paragraph) else {
+            return LineDecoration(prefix: [], textColumn: 0, fill: nil, fillCount: 0)
+        }
+        let id = document[paragraph: line.paragraph].format
+        if id == 0 { return LineDecoration(prefix: [], textColumn: 0, fill: nil, fillCount: 0) }
+        let format = document.formats[id]
+        let isFirst = line.start == 0
+        let indents = layout.indents(of: id, in: document)
+        let column = isFirst ? indents.first : indents.other
+        let pieces = isFirst ? format.firstPrefix : format.continuationPrefix
+        // Cut the prefix to its share of the width (cluster by cluster).
+        var prefix: [ParagraphFormat.Piece] = []
+        var used = 0
+        for piece in pieces where used < column {
+            var kept = ""
+            for character in piece.text {
+                let w = layout.measure([ParagraphFormat.Piece(String(character))])
+                if used + w > column { break }
+                kept.append(character)
+                used += w
+            }
+            if !kept.isEmpty { prefix.append(ParagraphFormat.Piece(kept, style: piece.style)) }
+        }
+        if used < column { prefix.append(ParagraphFormat.Piece(String(repeating: " ", count: column - used))) }
+        var fillCount = 0
+        if let fill = format.fill {
+            let w = max(1, layout.measure([fill]))
+            fillCount = max(0, layout.settings.width - column - line.width) / w
+        }
+        return LineDecoration(prefix: prefix, textColumn: column, fill: format.fill, fillCount: fillCount)
+    }
+
+    /// The text of `line` as plain characters: its prefix, tabs expanded to spaces, a
+    /// replacement line as U+FFFD and spaces, and its fill. Empty if its paragraph
+    /// was evicted.
     ///
     /// - Complexity: O(n) in the line's bytes.
     public func plainText(of line: VisualLine) -> String {
-        plainText(paragraph: line.paragraph, from: line.start, to: line.end, startColumn: 0,
-                  isReplacement: line.isReplacement).text
+        let decoration = decoration(of: line)
+        var text = decoration.prefix.map(\.text).joined()
+        text += plainText(paragraph: line.paragraph, from: line.start, to: line.end, startColumn: 0,
+                          isReplacement: line.isReplacement, textColumn: decoration.textColumn).text
+        if let fill = decoration.fill { text += String(repeating: fill.text, count: decoration.fillCount) }
+        return text
     }
 
     /// The plain characters of part of a line: bytes `from..<to` of a paragraph
@@ -155,10 +257,11 @@ public struct WrappedDocument {
     ///
     /// - Complexity: O(n) in the bytes.
     public func plainText(paragraph number: Int, from: Int, to: Int, startColumn: Int,
-                          isReplacement: Bool = false) -> (text: String, endColumn: Int) {
+                          isReplacement: Bool = false, textColumn: Int = 0) -> (text: String, endColumn: Int) {
         let settings = layout.settings
         if isReplacement {
-            return ("\u{FFFD}" + String(repeating: " ", count: max(0, settings.width - 1)), settings.width)
+            let width = max(1, settings.width - textColumn)
+            return ("\u{FFFD}" + String(repeating: " ", count: width - 1), width)
         }
         guard document.paragraphNumbers.contains(number), from < to else { return ("", startColumn) }
         let paragraph = document[paragraph: number]

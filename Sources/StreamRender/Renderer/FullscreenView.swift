@@ -19,9 +19,10 @@ public struct FullscreenView {
     public private(set) var bytesWritten = 0
     public private(set) var framesWritten = 0
 
+    /// `markdown`: render the answer as markdown with these options.
     public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
-                limits: HistoryLimits = .standard) {
-        view = WrappedDocument(settings: settings, limits: limits)
+                limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil) {
+        view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
         encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: true)
         self.height = max(1, height)
         splitter = CellSplitter(policy: settings.policy)
@@ -54,12 +55,13 @@ public struct FullscreenView {
             encoder.cursor = nil
             entered = true
         }
+        view.updateProvisional()
         let lines = view.tailLines(height)
         let total = view.layout.committedLineCount + view.layout.provisionalLines(in: view.document).count
         let top = max(0, total - lines.count)
         var next = Frame(width: width, height: height)
         for (k, line) in lines.enumerated() {
-            LineDrawer.draw(line, row: k, in: &next, document: view.document, settings: view.layout.settings,
+            LineDrawer.draw(line, row: k, in: &next, view: view,
                             splitter: splitter)
         }
         encoder.synchronized(&out) { out in

@@ -35,9 +35,10 @@ public struct InlineView {
     public private(set) var framesWritten = 0
     private var finished = false
 
+    /// `markdown`: render the answer as markdown with these options.
     public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
-                limits: HistoryLimits = .standard) {
-        view = WrappedDocument(settings: settings, limits: limits)
+                limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil) {
+        view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
         encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: false)
         encoder.cursor = (0, 0)
         encoder.existingRows = 1
@@ -67,6 +68,7 @@ public struct InlineView {
     ///
     /// - Complexity: O(W x r) in the rows written, plus the diff of the live region.
     public mutating func frame(into out: inout [UInt8]) {
+        view.updateProvisional()
         let width = view.layout.settings.width
         let live = finished ? [] : Array(view.layout.provisionalLines(in: view.document).suffix(height - 1))
         let finals = pendingFinal
@@ -79,6 +81,13 @@ public struct InlineView {
         if written.count < rows { written += repeatElement(0, count: rows - written.count) }
         for r in 0..<rows {
             let end = next.textEnd(row: r)
+            // A row whose text is replaced (not only extended) is rewritten whole, from
+            // its first column to its end: the terminal may have drawn the old text at
+            // other widths than measured (scripts whose width terminals disagree on), so
+            // a cell diff inside it could land at the wrong place or leave residue.
+            if r < shown.height, case let old = previous.textEnd(row: r), old > 0, !previous.samePrefix(r, old, as: next) {
+                previous.markRowUnwritten(r)
+            }
             for c in written[r]..<max(written[r], end) where previous[r, c].isPlainBlank && next[r, c].isPlainBlank {
                 previous.markUnwritten(row: r, column: c)
             }
@@ -187,7 +196,7 @@ public struct InlineView {
             let text = view.document[paragraph: line.paragraph].text
             while clipped.start < clipped.end && text[clipped.start] == 0x20 { clipped.start += 1 }
         }
-        LineDrawer.draw(clipped, row: row, in: &frame, document: view.document, settings: view.layout.settings,
+        LineDrawer.draw(clipped, row: row, in: &frame, view: view,
                         splitter: splitter)
     }
 }

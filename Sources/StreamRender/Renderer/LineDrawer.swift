@@ -4,11 +4,18 @@ enum LineDrawer {
     /// each cell in the style of its first byte; a replacement line as U+FFFD.
     ///
     /// - Complexity: O(n) in the line's bytes.
-    static func draw(_ line: VisualLine, row: Int, in frame: inout Frame, document: StyledDocument,
-                     settings: LayoutSettings, splitter: CellSplitter) {
+    static func draw(_ line: VisualLine, row: Int, in frame: inout Frame, view: WrappedDocument,
+                     splitter: CellSplitter) {
+        let document = view.document, settings = view.layout.settings
         guard document.paragraphNumbers.contains(line.paragraph) else { return }
+        let decoration = view.decoration(of: line)
+        var column = 0
+        for piece in decoration.prefix {
+            column = put(piece, at: column, row: row, in: &frame, document: document, splitter: splitter)
+        }
+        column = decoration.textColumn
         if line.isReplacement {
-            frame.put("\u{FFFD}", width: 1, row: row, column: 0)
+            frame.put("\u{FFFD}", width: 1, row: row, column: column)
             return
         }
         let start = line.start
@@ -32,7 +39,6 @@ enum LineDrawer {
                 }
             }
         }
-        var column = 0
         expanded.withUnsafeBufferPointer { buf in
             splitter.forEachCell(in: buf) { range, width in
                 guard column + width <= frame.width else { return }
@@ -41,5 +47,26 @@ enum LineDrawer {
                                    row: row, column: column)
             }
         }
+        if let fill = decoration.fill {
+            for _ in 0..<decoration.fillCount {
+                column = put(fill, at: column, row: row, in: &frame, document: document, splitter: splitter)
+            }
+        }
+    }
+
+    /// Draws a prefix or fill piece from `column`; returns the column after it.
+    private static func put(_ piece: ParagraphFormat.Piece, at column: Int, row: Int, in frame: inout Frame,
+                            document: StyledDocument, splitter: CellSplitter) -> Int {
+        let style = document.styles.id(of: piece.style)
+        var column = column
+        var text = piece.text
+        text.withUTF8 { buf in
+            splitter.forEachCell(in: buf) { range, width in
+                guard column + width <= frame.width else { return }
+                column = frame.put(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self),
+                                   width: width, style: style, row: row, column: column)
+            }
+        }
+        return column
     }
 }

@@ -9,8 +9,10 @@ public struct PlainView: LiveView {
     public private(set) var framesWritten = 0
 
     /// `wraps` false: the text exactly as it arrived (sanitised), unwrapped.
-    public init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard) {
-        printer = PlainTextPrinter(settings: settings, limits: limits)
+    /// `markdown`: render the answer's markdown structure as text (when `wraps`).
+    public init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard,
+                markdown: MarkdownOptions? = nil) {
+        printer = PlainTextPrinter(settings: settings, limits: limits, markdown: markdown)
         raw = wraps ? nil : ControlSanitizer()
     }
 

@@ -48,13 +48,21 @@ public final class StreamRenderer {
         public var endsOnFreshLine: Bool
         /// How messages name the event size limit (the CLI says `--max-event-bytes`).
         public var eventLimitName: String
+        /// Render the answer as markdown (headings, lists, code blocks, tables...);
+        /// false shows the text as it arrived.
+        public var markdown: Bool
+        /// The markdown styles.
+        public var theme: MarkdownTheme
 
         public init(output: Output = .inline, layout: LayoutSettings = LayoutSettings(width: 80), height: Int = 24,
                     format: ResponseDecoder.Format = .auto, maximumEventBytes: Int = 16 << 20,
                     limits: HistoryLimits = .standard, capabilities: TerminalCapabilities = TerminalCapabilities(),
                     showThinking: Bool = false, framesPerSecond: Int = 60, endsOnFreshLine: Bool = false,
-                    eventLimitName: String = "maximumEventBytes", wrapsPlainText: Bool = true) {
+                    eventLimitName: String = "maximumEventBytes", wrapsPlainText: Bool = true,
+                    markdown: Bool = true, theme: MarkdownTheme = .dark) {
             self.wrapsPlainText = wrapsPlainText
+            self.markdown = markdown
+            self.theme = theme
             self.output = output
             self.layout = layout
             self.height = height
@@ -117,15 +125,22 @@ public final class StreamRenderer {
         decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
                                   assemblesText: false)
         let settings = configuration.layout
+        var markdown: MarkdownOptions?
+        if configuration.markdown {
+            markdown = MarkdownOptions(theme: configuration.theme,
+                                       hyperlinks: configuration.output != .plain && configuration.capabilities.hyperlinks)
+        }
         switch configuration.output {
         case .plain:
-            live = PlainView(settings: settings, wraps: configuration.wrapsPlainText, limits: configuration.limits)
+            live = PlainView(settings: settings, wraps: configuration.wrapsPlainText, limits: configuration.limits,
+                             markdown: markdown)
         case .inline:
             live = InlineView(settings: settings, height: configuration.height, capabilities: configuration.capabilities,
-                              limits: configuration.limits)
+                              limits: configuration.limits, markdown: markdown)
         case .fullscreen:
             live = FullscreenView(settings: settings, height: configuration.height,
-                                  capabilities: configuration.capabilities, limits: configuration.limits)
+                                  capabilities: configuration.capabilities, limits: configuration.limits,
+                                  markdown: markdown)
         }
     }
 
@@ -305,8 +320,14 @@ public final class StreamRenderer {
     @discardableResult
     public func interrupt() -> Outcome {
         guard !ended else { return outcome() }
+        // Bytes the decoder holds (a format not yet detected, text still arriving) are
+        // shown too; an event cut short by the interrupt is not worth a warning.
+        interrupting = true
+        finishDecoder()
         return end(interrupted: true)
     }
+
+    private var interrupting = false
 
     /// Reading the input failed: what arrived is shown; the outcome is
     /// ``Outcome/Ending/readFailed(message:)``.
@@ -404,7 +425,7 @@ public final class StreamRenderer {
             if diagnostics.count < 100 { diagnostics.append(d) }
             switch d.kind {
             case .truncatedEvent:
-                message("\(d)\n", .warning)
+                if !interrupting { message("\(d)\n", .warning) }
             case .eventTooLarge:
                 noteInvalid(d)
                 message("\(d) (raise \(configuration.eventLimitName) to accept it)\n", .error)
@@ -436,7 +457,8 @@ public final class StreamRenderer {
             case .thinking:
                 if !thinkingOpen {
                     thinkingOpen = true
-                    writeThinking("[thinking]\n")
+                    // In the answer as markdown, blank lines keep the marks blocks of their own.
+                    writeThinking(inMarkdown ? "[thinking]\n\n" : "[thinking]\n")
                 }
                 let clean = thinkingSanitizer.sanitize(text)
                 if let last = clean.utf8.last { thinkingEndsInNewline = last == 0x0A }
@@ -477,6 +499,9 @@ public final class StreamRenderer {
         dirty = true
     }
 
+    /// Thinking shown in an answer rendered as markdown.
+    private var inMarkdown: Bool { configuration.showThinking && configuration.markdown && configuration.wrapsPlainText }
+
     private func writeThinking(_ text: String) {
         if configuration.showThinking { append(text) } else { message(text, .side) }
     }
@@ -486,7 +511,8 @@ public final class StreamRenderer {
         thinkingOpen = false
         var tail = ""
         thinkingSanitizer.finish(into: &tail)
-        writeThinking(tail + (thinkingEndsInNewline || tail.hasSuffix("\n") ? "" : "\n") + "[/thinking]\n")
+        let end = inMarkdown ? "\n[/thinking]\n\n" : "[/thinking]\n"
+        writeThinking(tail + (thinkingEndsInNewline || tail.hasSuffix("\n") ? "" : "\n") + end)
         thinkingEndsInNewline = true
     }
 }

@@ -64,6 +64,14 @@ public struct Frame: Hashable, Sendable {
         cells[row * width + column] = Cell.unwritten
     }
 
+    /// Marks every cell of `row` as never sent, so that the next diff rewrites the
+    /// whole row from its first column.
+    ///
+    /// - Complexity: O(W).
+    mutating func markRowUnwritten(_ row: Int) {
+        for c in 0..<width { cells[row * width + c] = Cell.unwritten }
+    }
+
     /// The column after the last cell of `row` that is not a plain blank (0 if none).
     ///
     /// - Complexity: O(W).
@@ -71,6 +79,16 @@ public struct Frame: Hashable, Sendable {
         var c = width
         while c > 0 && self[row, c - 1].isPlainBlank { c -= 1 }
         return c
+    }
+
+    /// Whether the first `count` cells of row `r` are those of row `r` of `other`
+    /// (of the same width).
+    ///
+    /// - Complexity: O(count).
+    func samePrefix(_ r: Int, _ count: Int, as other: Frame) -> Bool {
+        guard width == other.width else { return false }
+        for c in 0..<min(count, width) where self[r, c] != other[r, c] { return false }
+        return true
     }
 
     /// Blanks a whole row.

@@ -31,6 +31,11 @@ public struct StyleTable: Sendable {
         return id
     }
 
+    /// The id of `style` if it was interned, else plain.
+    ///
+    /// - Complexity: O(1) on average.
+    public func id(of style: Style) -> StyleID { ids[style] ?? .plain }
+
     /// The style named by `id`.
     ///
     /// - Precondition: `id` came from this table.

@@ -49,6 +49,8 @@ public struct StyledDocument: Sendable {
         public internal(set) var isClosed = false
         /// Whether an LF ended it (false when it was split at the size limit or is open).
         public internal(set) var endsWithLineFeed = false
+        /// Its format's number in ``StyledDocument/formats`` (0: plain).
+        public internal(set) var format: Int32 = 0
 
         /// The style runs as byte ranges.
         ///
@@ -119,6 +121,13 @@ public struct StyledDocument: Sendable {
 
     /// The interned styles of the document's text.
     public var styles = StyleTable()
+    /// The interned paragraph formats (prefixes, fills).
+    public var formats = ParagraphFormatTable()
+    /// Paragraphs from this number on are **provisional**: the rendering of text
+    /// whose structure is not settled yet (markdown's open block). The layout shows
+    /// them but never reports their lines final; ``discardProvisional()`` replaces
+    /// them. nil: only the open paragraph is unfinished (plain text, laid out as it grows).
+    public private(set) var provisionalStart: Int?
 
     private(set) var paragraphs: Deque<Paragraph> = [Paragraph()]
     /// The number of the first paragraph still held (= paragraphs evicted so far).
@@ -196,6 +205,7 @@ public struct StyledDocument: Sendable {
         appendSanitised(style)
         paragraphs[paragraphs.count - 1].isClosed = true
         isFinished = true
+        provisionalStart = nil  // what is shown at the end is final
     }
 
     private mutating func appendSanitised(_ style: StyleID) {
@@ -251,7 +261,46 @@ public struct StyledDocument: Sendable {
         let last = paragraphs.count - 1
         paragraphs[last].isClosed = true
         paragraphs[last].endsWithLineFeed = lineFeed
+        var next = Paragraph()
+        // A paragraph split at the size limit goes on in the same format.
+        if !lineFeed { next.format = paragraphs[last].format }
+        paragraphs.append(next)
+    }
+
+    /// Gives the open paragraph `format` (its prefixes and fill).
+    ///
+    /// - Complexity: O(p) in the format's prefix text (one hash).
+    public mutating func setFormat(_ format: ParagraphFormat) {
+        precondition(!isFinished, "format after finish")
+        paragraphs[paragraphs.count - 1].format = formats.intern(format)
+        // Views draw prefixes with ids from the style table.
+        for piece in format.firstPrefix + format.continuationPrefix { _ = styles.intern(piece.style) }
+        if let fill = format.fill { _ = styles.intern(fill.style) }
+    }
+
+    /// Makes the open paragraph and everything appended after it provisional (see
+    /// ``provisionalStart``). Call ``discardProvisional()`` before appending final text again.
+    ///
+    /// - Complexity: O(1).
+    public mutating func markProvisional() {
+        precondition(provisionalStart == nil, "already provisional")
+        provisionalStart = firstParagraph + paragraphs.count - 1
+    }
+
+    /// Removes the provisional paragraphs (see ``markProvisional()``): the text is
+    /// as it was before them, with an empty open paragraph in plain format.
+    ///
+    /// - Complexity: O(k) in the paragraphs removed.
+    public mutating func discardProvisional() {
+        guard let start = provisionalStart else { return }
+        provisionalStart = nil
+        let keep = start - firstParagraph
+        var removed = 0
+        while paragraphs.count > keep { removed += paragraphs.removeLast().text.count }
         paragraphs.append(Paragraph())
+        byteCount -= removed
+        totalBytes -= removed
+        sanitizer = ControlSanitizer()
     }
 
     /// Gives the text in `range` the style `style` (the markdown and highlighting
@@ -275,7 +324,7 @@ public struct StyledDocument: Sendable {
     ///
     /// - Complexity: O(k) in the paragraphs dropped.
     public mutating func evictParagraphs(before number: Int) {
-        let target = min(number, firstParagraph + paragraphs.count - 1)
+        let target = min(number, provisionalStart ?? .max, firstParagraph + paragraphs.count - 1)
         while firstParagraph < target {
             let dropped = paragraphs.removeFirst()
             byteCount -= dropped.text.count
@@ -290,6 +339,7 @@ public struct StyledDocument: Sendable {
         #if STREAMRENDER_INVARIANT_CHECKS
         precondition(!paragraphs.isEmpty, "there is always an open paragraph")
         precondition(firstParagraph == evictedParagraphs)
+        if let provisionalStart { precondition(paragraphNumbers.contains(provisionalStart), "provisional text is held") }
         var bytes = 0
         for (k, p) in paragraphs.enumerated() {
             let isLast = k == paragraphs.count - 1
@@ -304,6 +354,7 @@ public struct StyledDocument: Sendable {
                 precondition(run.end > end, "runs are non-empty and ordered")
                 if r > 0 { precondition(p.runs[r - 1].style != run.style, "neighbouring runs differ") }
                 precondition(Int(run.style.rawValue) < styles.count, "run style is in the table")
+                precondition(Int(p.format) < formats.count, "format is in the table")
                 end = run.end
             }
             precondition(end == p.text.count, "runs cover the text")

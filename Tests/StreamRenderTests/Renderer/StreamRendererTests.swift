@@ -5,11 +5,12 @@ import Testing
 @Suite struct StreamRendererTests {
     static func renderer(_ output: StreamRenderer.Configuration.Output = .inline, width: Int = 40, height: Int = 8,
                          fps: Int = 10, policy: WidthPolicy = .grapheme, format: ResponseDecoder.Format = .auto,
-                         maximumEventBytes: Int = 16 << 20, clock: ManualClock = ManualClock(), sink: BufferSink = BufferSink())
+                         maximumEventBytes: Int = 16 << 20, clock: ManualClock = ManualClock(), sink: BufferSink = BufferSink(),
+                         markdown: Bool = true)
         -> (StreamRenderer, BufferSink, ManualClock) {
         let configuration = StreamRenderer.Configuration(
             output: output, layout: LayoutSettings(width: width, policy: policy), height: height, format: format,
-            maximumEventBytes: maximumEventBytes, capabilities: .full, framesPerSecond: fps)
+            maximumEventBytes: maximumEventBytes, capabilities: .full, framesPerSecond: fps, markdown: markdown)
         return (StreamRenderer(configuration: configuration, sink: sink, clock: clock), sink, clock)
     }
 
@@ -56,11 +57,13 @@ import Testing
     /// Two renderers fed alternately into two sinks write exactly what each writes alone.
     @Test func twoRenderersSideBySideWriteWhatEachWritesAlone() {
         let a = Fixtures.data("sse/coding-answer.anthropic.sse"), b = Fixtures.data("sse/multilingual.scalar.sse")
+        // Alone, it is fed and ticked at the same times as side by side (a frame the
+        // clock deferred is drawn by a later tick).
         func alone(_ bytes: [UInt8], _ output: StreamRenderer.Configuration.Output) -> [UInt8] {
             let (r, sink, _) = Self.renderer(output)
             var t = Duration.zero
-            for chunk in stride(from: 0, to: bytes.count, by: 700) {
-                r.feed(bytes[chunk..<min(bytes.count, chunk + 700)])
+            for chunk in stride(from: 0, to: max(a.count, b.count), by: 700) {
+                if chunk < bytes.count { r.feed(bytes[chunk..<min(bytes.count, chunk + 700)]) }
                 r.tick(now: t)
                 t += .milliseconds(40)
             }
@@ -130,7 +133,7 @@ import Testing
     /// from the scrollback keeps it.
     @Test func indentationIsWrittenAsCharacters() {
         let (r2, sink2, _) = Self.renderer(.inline, width: 40)
-        let stream = anthropicStream(["func f() {\n", "        let x = 1\n", "    }\n", "done"])
+        let stream = anthropicStream(["```\nfunc f() {\n", "        let x = 1\n", "    }\n", "```\ndone"])
         r2.feed(stream)
         r2.tick(now: .zero)
         r2.finish()
@@ -166,8 +169,23 @@ import Testing
         #expect(shown.contains("nine"), "\(shown)")
     }
 
+    /// Ctrl-C while the format is still being detected (the first bytes could begin
+    /// `data:`): what arrived is shown, not dropped with the decoder.
+    @Test func interruptShowsBytesTheDecoderHeld() {
+        for output in [StreamRenderer.Configuration.Output.plain, .inline] {
+            let (r, sink, _) = Self.renderer(output, width: 40)
+            r.feed(Array("da".utf8))
+            let outcome = r.interrupt()
+            #expect(outcome.ending == .interrupted)
+            var model = ModelTerminal(width: 40, height: 8, policy: .grapheme)
+            model.apply(sink.bytes)
+            #expect((model.scrollback + model.rows).contains { $0.hasPrefix("da") }, "\(output): \(String(decoding: sink.bytes, as: UTF8.self).debugDescription)")
+            #expect(sink.messages.isEmpty, "\(sink.messages)")
+        }
+    }
+
     @Test func interruptOnPlainOutputWritesTheHeldBackLine() {
-        let (r, sink, _) = Self.renderer(.plain, width: 40, format: .text)
+        let (r, sink, _) = Self.renderer(.plain, width: 40, format: .text, markdown: false)
         let text = "a line that is still arriving when Ctrl-C comes, cut mid-wo"
         r.feed(Array(text.utf8))
         let before = String(decoding: sink.bytes, as: UTF8.self)
@@ -268,7 +286,8 @@ import Testing
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
         continuation.yield(Array("partial answer".utf8))  // never finished: the input stalls
         let task = Task {
-            let r = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: 30), format: .text),
+            // Plain text: with markdown, plain output prints a paragraph once it has ended.
+            let r = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: 30), format: .text, markdown: false),
                                    sink: sink)
             return await r.render(chunks: stream)
         }

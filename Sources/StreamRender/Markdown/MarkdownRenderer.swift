@@ -1,0 +1,693 @@
+import CMD4C
+
+/// One line of rendered markdown: text pieces in styles, framed by a
+/// ``ParagraphFormat`` (list bullets, quote bars, code continuation marks, rules).
+/// The layout wraps it at the width left after its prefix.
+public struct StyledLine: Hashable, Sendable {
+    public struct Span: Hashable, Sendable {
+        public var text: String
+        public var style: Style
+        public init(_ text: String, style: Style = .plain) {
+            self.text = text
+            self.style = style
+        }
+    }
+
+    public var format: ParagraphFormat
+    public var spans: [Span]
+
+    public init(format: ParagraphFormat = .plain, spans: [Span] = []) {
+        self.format = format
+        self.spans = spans
+    }
+
+    /// The line as plain characters: prefix, text (a fill shown once).
+    public var plainText: String {
+        format.firstPrefix.map(\.text).joined() + spans.map(\.text).joined() + (format.fill?.text ?? "")
+    }
+
+    static let blank = StyledLine()
+}
+
+/// How markdown is drawn.
+public struct MarkdownOptions: Hashable, Sendable {
+    public var theme: MarkdownTheme
+    /// Links as OSC 8 hyperlinks (the text alone); otherwise `text (url)`.
+    public var hyperlinks: Bool
+    /// Columns available (tables are fitted to it).
+    public var width: Int
+    /// How table cells are measured.
+    public var policy: WidthPolicy
+
+    public init(theme: MarkdownTheme = .dark, hyperlinks: Bool = false, width: Int = 80, policy: WidthPolicy = .grapheme) {
+        self.theme = theme
+        self.hyperlinks = hyperlinks
+        self.width = width
+        self.policy = policy
+    }
+}
+
+/// Renders markdown text with md4c (`MD_DIALECT_GITHUB`) into ``StyledLine``s.
+///
+/// The output is a list of top-level blocks, each a list of lines; a document is
+/// its blocks separated by one blank line. A soft line break is a space (paragraphs
+/// reflow to the width), a hard one ends the line; tight and loose lists
+/// render alike (no blank line between items), and ordered lists number from their
+/// start. These choices make a document's rendering the concatenation of its
+/// parts' renderings, which is what ``MarkdownStream`` relies on.
+public final class MarkdownRenderer {
+    public var options: MarkdownOptions
+    private let breaker = ICUBreaker(.character)
+
+    public init(options: MarkdownOptions = MarkdownOptions()) {
+        self.options = options
+    }
+
+    /// A top-level block as rendered, with what the stream needs to continue a list.
+    struct Block {
+        var lines: [StyledLine]
+        /// For a list: bullet mark or ordered delimiter, ordered or not, start, items.
+        var list: ListInfo?
+        var isFencedCode = false
+    }
+
+    struct ListInfo: Equatable {
+        var ordered: Bool
+        var mark: UInt8
+        var start: Int
+        var items: Int
+    }
+
+    /// Renders `text` as one document.
+    ///
+    /// - Complexity: O(n) in the bytes of `text`, plus its tables' cells.
+    public func render(_ text: String) -> [StyledLine] {
+        var bytes = Array(text.utf8)
+        return join(blocks(&bytes, count: bytes.count), continuing: false)
+    }
+
+    /// The blocks of `text[0..<count]` (`text` gets a NUL after `count`: md4c reads
+    /// one byte past the end it is given). `listStart` renumbers a first ordered list.
+    func blocks(_ text: inout [UInt8], count: Int, skip: Int = 0, listStart: Int? = nil) -> [Block] {
+        guard let tree = parseTree(&text, count: count)?.root else { return [] }
+        var result: [Block] = []
+        for (k, node) in tree.children.enumerated() where k >= skip {
+            var list: ListInfo?
+            var start: Int?
+            if case .list(let ordered, let mark, let first) = node.kind {
+                start = (k == skip ? listStart : nil) ?? first
+                list = ListInfo(ordered: ordered, mark: mark, start: start!, items: node.children.count)
+            }
+            var isFenced = false
+            if case .code(_, let fenced) = node.kind { isFenced = fenced }
+            result.append(Block(lines: render(node, base: .plain, depth: 0, width: options.width, start: start),
+                                list: list, isFencedCode: isFenced))
+        }
+        return result
+    }
+
+    /// The top-level blocks' kinds, without rendering (the stream's cut test), and
+    /// whether the text ends inside code or HTML (no inline speculation there).
+    func shape(_ text: inout [UInt8], count: Int) -> (blocks: [Node], endsInRaw: Bool) {
+        guard let (tree, raw) = parseTree(&text, count: count, structureOnly: true) else { return ([], false) }
+        return (tree.children, raw)
+    }
+
+    /// Blocks joined by blank lines (`continuing`: the first joins the previous
+    /// output without one).
+    func join(_ blocks: [Block], continuing: Bool) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        for (k, block) in blocks.enumerated() {
+            if k > 0 { lines.append(.blank) }
+            lines += block.lines
+        }
+        _ = continuing
+        return lines
+    }
+
+    // MARK: - Lines of a fenced code block (shared with the stream's fence bypass)
+
+    /// The label line above a code block with a language.
+    func codeLabel(_ language: String) -> StyledLine {
+        StyledLine(spans: [.init(clean(language, tabs: false), style: options.theme.codeLanguage)])
+    }
+
+    /// One line of code: kept as it is (tabs and indentation), wrapped lines marked.
+    func codeLine(_ text: String, base: Style = .plain) -> StyledLine {
+        let format = ParagraphFormat(continuationPrefix: [.init("↪ ", style: options.theme.codeContinuation)])
+        let content = clean(text, tabs: true)
+        return StyledLine(format: format, spans: content.isEmpty ? [] : [.init(content, style: base.merged(with: options.theme.codeBlock))])
+    }
+
+    // MARK: - Parsing into a tree
+
+    final class Node {
+        enum Kind {
+            case document, quote, list(ordered: Bool, mark: UInt8, start: Int), item(task: UInt8?), rule
+            case heading(Int), code(language: String, fenced: Bool), html, paragraph
+            case table, tableHead, tableBody, row, cell(header: Bool, align: Int)
+        }
+        var kind: Kind
+        var children: [Node] = []
+        /// Inline content split at line breaks.
+        var lines: [[StyledLine.Span]] = [[]]
+        /// Raw text (code and HTML blocks).
+        var raw = ""
+        var implicit = false
+        init(_ kind: Kind) { self.kind = kind }
+
+        /// The block's kind as a short tag (lists without their item count).
+        var tag: String {
+            switch kind {
+            case .list(let ordered, let mark, _): return "list\(ordered)\(mark)"
+            case .heading(let level): return "h\(level)"
+            case .code(_, let fenced): return fenced ? "fence" : "code"
+            default: return "\(kind)"
+            }
+        }
+
+        var isLeaf: Bool {
+            switch kind {
+            case .heading, .code, .html, .paragraph, .rule, .cell: return true
+            default: return false
+            }
+        }
+        var isRaw: Bool {
+            switch kind {
+            case .code, .html: return true
+            default: return false
+            }
+        }
+    }
+
+    private final class Builder {
+        let options: MarkdownOptions
+        var root: Node?
+        var stack: [Node] = []
+        var spanStyles: [Style] = [.plain]
+        var links: [(href: String, line: Int, span: Int, isImage: Bool)] = []
+        var lastLeafIsRaw = false
+        var structureOnly = false
+
+        init(options: MarkdownOptions) { self.options = options }
+
+        var top: Node { stack[stack.count - 1] }
+
+        func popImplicit() {
+            if let last = stack.last, last.implicit { stack.removeLast() }
+        }
+
+        func enter(_ node: Node) {
+            popImplicit()
+            stack.last?.children.append(node)
+            if root == nil { root = node }
+            if node.isLeaf { lastLeafIsRaw = node.isRaw }
+            stack.append(node)
+        }
+
+        func leave() {
+            popImplicit()
+            stack.removeLast()
+        }
+
+        /// The leaf that takes inline text: an implicit paragraph in a tight list item.
+        func leaf() -> Node {
+            if top.isLeaf { return top }
+            let p = Node(.paragraph)
+            p.implicit = true
+            lastLeafIsRaw = false
+            top.children.append(p)
+            stack.append(p)
+            return p
+        }
+
+        func text(_ type: MD_TEXTTYPE, _ s: String) {
+            let node = leaf()
+            if structureOnly { return }
+            if node.isRaw {
+                node.raw += s
+                return
+            }
+            switch type {
+            case MD_TEXT_BR:
+                node.lines.append([])
+            case MD_TEXT_SOFTBR:
+                add(" ", to: node)  // paragraphs reflow: a soft break is a space
+            case MD_TEXT_NULLCHAR:
+                add("\u{FFFD}", to: node)
+            case MD_TEXT_ENTITY:
+                add(Entities.decode(s), to: node)
+            case MD_TEXT_HTML:
+                add(s, to: node, style: options.theme.html)
+            default:
+                add(s, to: node)
+            }
+        }
+
+        func add(_ s: String, to node: Node, style extra: Style? = nil) {
+            var style = spanStyles[spanStyles.count - 1]
+            if let extra { style = style.merged(with: extra) }
+            let k = node.lines.count - 1
+            if let last = node.lines[k].last, last.style == style {
+                node.lines[k][node.lines[k].count - 1].text += s
+            } else {
+                node.lines[k].append(.init(s, style: style))
+            }
+        }
+
+        func enterSpan(_ type: MD_SPANTYPE, _ detail: UnsafeMutableRawPointer?) {
+            if structureOnly { return }
+            let theme = options.theme
+            var style = spanStyles[spanStyles.count - 1]
+            switch type {
+            case MD_SPAN_EM: style = style.merged(with: theme.emphasis)
+            case MD_SPAN_STRONG: style = style.merged(with: theme.strong)
+            case MD_SPAN_DEL: style = style.merged(with: theme.strikethrough)
+            case MD_SPAN_CODE: style = style.merged(with: theme.inlineCode)
+            case MD_SPAN_A, MD_SPAN_IMG:
+                let isImage = type == MD_SPAN_IMG
+                let attribute = isImage ? detail!.assumingMemoryBound(to: MD_SPAN_IMG_DETAIL.self).pointee.src
+                    : detail!.assumingMemoryBound(to: MD_SPAN_A_DETAIL.self).pointee.href
+                let href = MarkdownRenderer.string(attribute)
+                let node = leaf()
+                links.append((href, node.lines.count - 1, node.lines[node.lines.count - 1].count, isImage))
+                if !isImage {
+                    var link = theme.link
+                    if options.hyperlinks, !href.isEmpty { link.hyperlink = href }
+                    style = style.merged(with: link)
+                }
+            default: break
+            }
+            spanStyles.append(style)
+        }
+
+        func leaveSpan(_ type: MD_SPANTYPE) {
+            if structureOnly { return }
+            spanStyles.removeLast()
+            guard type == MD_SPAN_A || type == MD_SPAN_IMG, let link = links.popLast() else { return }
+            let node = leaf()
+            let target = options.theme.linkTarget
+            if link.isImage {
+                add(link.href.isEmpty ? " (image)" : " (image: \(link.href))", to: node, style: target)
+                return
+            }
+            if options.hyperlinks || link.href.isEmpty { return }
+            // The link's visible text: an autolink shows its target already.
+            var shown = ""
+            for k in link.line..<node.lines.count {
+                let from = k == link.line ? link.span : 0
+                if from < node.lines[k].count { for span in node.lines[k][from...] { shown += span.text } }
+            }
+            if shown == link.href || "mailto:" + shown == link.href { return }
+            add(" (\(link.href))", to: node, style: target)
+        }
+    }
+
+    static func string(_ attribute: MD_ATTRIBUTE) -> String {
+        guard let text = attribute.text, attribute.size > 0 else { return "" }
+        let bytes = UnsafeRawBufferPointer(start: text, count: Int(attribute.size))
+        var s = String(decoding: bytes, as: UTF8.self)
+        s.unicodeScalars.removeAll { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }
+        return s
+    }
+
+    /// `structureOnly`: blocks without their text (much cheaper).
+    private func parseTree(_ text: inout [UInt8], count: Int, structureOnly: Bool = false) -> (root: Node, endsInRaw: Bool)? {
+        let appended = text.count <= count
+        if appended { text.append(0) } else { text[count] = 0 }
+        defer { if appended { text.removeLast() } }
+        let builder = Builder(options: options)
+        builder.structureOnly = structureOnly
+        var parser = MD_PARSER()
+        parser.abi_version = 0
+        parser.flags = UInt32(MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS
+                              | MD_FLAG_PERMISSIVEURLAUTOLINKS | MD_FLAG_PERMISSIVEEMAILAUTOLINKS | MD_FLAG_PERMISSIVEWWWAUTOLINKS)
+        parser.enter_block = { type, detail, user in
+            let b = Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue()
+            let kind: Node.Kind
+            switch type {
+            case MD_BLOCK_DOC: kind = .document
+            case MD_BLOCK_QUOTE: kind = .quote
+            case MD_BLOCK_UL:
+                kind = .list(ordered: false, mark: UInt8(bitPattern: detail!.assumingMemoryBound(to: MD_BLOCK_UL_DETAIL.self).pointee.mark), start: 1)
+            case MD_BLOCK_OL:
+                let d = detail!.assumingMemoryBound(to: MD_BLOCK_OL_DETAIL.self).pointee
+                kind = .list(ordered: true, mark: UInt8(bitPattern: d.mark_delimiter), start: Int(d.start))
+            case MD_BLOCK_LI:
+                let d = detail!.assumingMemoryBound(to: MD_BLOCK_LI_DETAIL.self).pointee
+                kind = .item(task: d.is_task != 0 ? UInt8(bitPattern: d.task_mark) : nil)
+            case MD_BLOCK_HR: kind = .rule
+            case MD_BLOCK_H: kind = .heading(Int(detail!.assumingMemoryBound(to: MD_BLOCK_H_DETAIL.self).pointee.level))
+            case MD_BLOCK_CODE:
+                let d = detail!.assumingMemoryBound(to: MD_BLOCK_CODE_DETAIL.self).pointee
+                kind = .code(language: MarkdownRenderer.string(d.lang), fenced: d.fence_char != 0)
+            case MD_BLOCK_HTML: kind = .html
+            case MD_BLOCK_P: kind = .paragraph
+            case MD_BLOCK_TABLE: kind = .table
+            case MD_BLOCK_THEAD: kind = .tableHead
+            case MD_BLOCK_TBODY: kind = .tableBody
+            case MD_BLOCK_TR: kind = .row
+            case MD_BLOCK_TH, MD_BLOCK_TD:
+                let align = Int(detail!.assumingMemoryBound(to: MD_BLOCK_TD_DETAIL.self).pointee.align.rawValue)
+                kind = .cell(header: type == MD_BLOCK_TH, align: align)
+            default: kind = .paragraph
+            }
+            b.enter(Node(kind))
+            return 0
+        }
+        parser.leave_block = { _, _, user in
+            Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue().leave()
+            return 0
+        }
+        parser.enter_span = { type, detail, user in
+            Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue().enterSpan(type, detail)
+            return 0
+        }
+        parser.leave_span = { type, _, user in
+            Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue().leaveSpan(type)
+            return 0
+        }
+        parser.text = { type, text, size, user in
+            let b = Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue()
+            if b.structureOnly {
+                _ = b.leaf()
+                return 0
+            }
+            let s = String(decoding: UnsafeRawBufferPointer(start: text, count: Int(size)), as: UTF8.self)
+            b.text(type, s)
+            return 0
+        }
+        let status = withExtendedLifetime(builder) {
+            text.withUnsafeBufferPointer { buf in
+                buf.withMemoryRebound(to: CChar.self) { chars in
+                    md_parse(chars.baseAddress, MD_SIZE(count), &parser, Unmanaged.passUnretained(builder).toOpaque())
+                }
+            }
+        }
+        guard status == 0, let root = builder.root else { return nil }
+        return (root, builder.lastLeafIsRaw)
+    }
+
+    // MARK: - Rendering the tree
+
+    private func render(_ node: Node, base: Style, depth: Int, width: Int, start: Int? = nil) -> [StyledLine] {
+        let theme = options.theme
+        switch node.kind {
+        case .document:
+            return joinChildren(node.children, base: base, depth: depth, width: width, blankBeforeLists: true)
+        case .paragraph, .cell:
+            return inlineLines(node, base: base)
+        case .heading(let level):
+            return inlineLines(node, base: base.merged(with: theme.headings[max(0, min(5, level - 1))]))
+        case .rule:
+            return [StyledLine(format: ParagraphFormat(fill: .init("─", style: theme.rule)))]
+        case .code(let language, _):
+            var lines: [StyledLine] = []
+            if !language.isEmpty { lines.append(codeLabel(language)) }
+            var raw = node.raw
+            if raw.hasSuffix("\n") { raw.removeLast() }
+            if !node.raw.isEmpty {
+                for line in raw.split(separator: "\n", omittingEmptySubsequences: false) {
+                    lines.append(codeLine(String(line), base: base))
+                }
+            }
+            return lines
+        case .html:
+            var raw = node.raw
+            if raw.hasSuffix("\n") { raw.removeLast() }
+            return raw.split(separator: "\n", omittingEmptySubsequences: false).map {
+                let text = clean(String($0), tabs: true)
+                return StyledLine(spans: text.isEmpty ? [] : [.init(text, style: base.merged(with: theme.html))])
+            }
+        case .quote:
+            let bar = ParagraphFormat.Piece("│ ", style: theme.quoteBar)
+            let inner = joinChildren(node.children, base: base.merged(with: theme.quoteText), depth: depth,
+                                     width: width - 2, blankBeforeLists: true)
+            let lines = inner.isEmpty ? [StyledLine.blank] : inner
+            return lines.map { line in
+                var line = line
+                if line.spans.isEmpty && line.format.isPlain {
+                    line.format.firstPrefix = [.init("│", style: theme.quoteBar)]
+                    line.format.continuationPrefix = line.format.firstPrefix
+                } else {
+                    line.format.firstPrefix.insert(bar, at: 0)
+                    line.format.continuationPrefix.insert(bar, at: 0)
+                }
+                return line
+            }
+        case .list(let ordered, let mark, let first):
+            var lines: [StyledLine] = []
+            let number0 = start ?? first
+            for (k, item) in node.children.enumerated() {
+                guard case .item(let task) = item.kind else { continue }
+                var marker: [ParagraphFormat.Piece] = []
+                if ordered {
+                    marker.append(.init("\(number0 + k)\(Character(Unicode.Scalar(mark))) ", style: theme.bullet))
+                }
+                if let task {
+                    let done = task == UInt8(ascii: "x") || task == UInt8(ascii: "X")
+                    marker.append(.init(done ? "☑ " : "☐ ", style: done ? theme.taskDone : theme.taskOpen))
+                } else if !ordered {
+                    marker.append(.init(["•", "◦", "▪"][depth % 3] + " ", style: theme.bullet))
+                }
+                let indent = measure(marker.map(\.text).joined())
+                let pad = ParagraphFormat.Piece(String(repeating: " ", count: indent))
+                var inner = joinChildren(item.children, base: base, depth: depth + 1, width: width - indent,
+                                         blankBeforeLists: false)
+                if inner.isEmpty { inner = [StyledLine()] }
+                for (j, line) in inner.enumerated() {
+                    var line = line
+                    if j == 0 {
+                        line.format.firstPrefix = marker + line.format.firstPrefix
+                        line.format.continuationPrefix.insert(pad, at: 0)
+                    } else if !(line.spans.isEmpty && line.format.isPlain) {
+                        line.format.firstPrefix.insert(pad, at: 0)
+                        line.format.continuationPrefix.insert(pad, at: 0)
+                    }
+                    lines.append(line)
+                }
+            }
+            return lines
+        case .table:
+            return table(node, base: base, width: width)
+        case .item, .tableHead, .tableBody, .row:
+            return joinChildren(node.children, base: base, depth: depth, width: width, blankBeforeLists: false)
+        }
+    }
+
+    /// Children separated by blank lines (inside list items, none before a nested list).
+    private func joinChildren(_ children: [Node], base: Style, depth: Int, width: Int, blankBeforeLists: Bool) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        for (k, child) in children.enumerated() {
+            if k > 0 {
+                var isList = false
+                if case .list = child.kind { isList = true }
+                if blankBeforeLists || !isList { lines.append(.blank) }
+            }
+            lines += render(child, base: base, depth: depth, width: width)
+        }
+        return lines
+    }
+
+    private func inlineLines(_ node: Node, base: Style) -> [StyledLine] {
+        var lines = node.lines
+        while lines.count > 1, lines[lines.count - 1].isEmpty { lines.removeLast() }
+        return lines.map { spans in
+            StyledLine(spans: spans.compactMap { span in
+                let text = clean(span.text, tabs: true)
+                return text.isEmpty ? nil : .init(text, style: base.merged(with: span.style))
+            })
+        }
+    }
+
+    // MARK: - Tables
+
+    private func table(_ node: Node, base: Style, width: Int) -> [StyledLine] {
+        let theme = options.theme
+        var rows: [(cells: [[StyledLine.Span]], aligns: [Int], header: Bool)] = []
+        func collect(_ n: Node, header: Bool) {
+            for child in n.children {
+                switch child.kind {
+                case .tableHead: collect(child, header: true)
+                case .tableBody: collect(child, header: false)
+                case .row:
+                    var cells: [[StyledLine.Span]] = [], aligns: [Int] = []
+                    for cell in child.children {
+                        guard case .cell(_, let align) = cell.kind else { continue }
+                        let spans = cell.lines.joined().map { span -> StyledLine.Span in
+                            var s = span
+                            s.text = clean(s.text, tabs: false)
+                            s.style = base.merged(with: header ? theme.tableHeader.merged(with: s.style) : s.style)
+                            return s
+                        }
+                        cells.append(Array(spans))
+                        aligns.append(align)
+                    }
+                    rows.append((cells, aligns, header))
+                default: break
+                }
+            }
+        }
+        collect(node, header: false)
+        let columns = rows.map(\.cells.count).max() ?? 0
+        guard columns > 0 else { return [] }
+        var widths = [Int](repeating: 1, count: columns)
+        for row in rows {
+            for (c, cell) in row.cells.enumerated() { widths[c] = max(widths[c], measure(cell.map(\.text).joined())) }
+        }
+        // Shrink the widest columns until the table fits (cells then wrap).
+        let frame = 3 * columns + 1
+        while widths.reduce(0, +) + frame > width {
+            let widest = widths.indices.max { widths[$0] < widths[$1] }!
+            if widths[widest] <= 1 { break }
+            widths[widest] -= 1
+        }
+        let border = theme.tableBorder
+        func rule(_ left: String, _ mid: String, _ right: String) -> StyledLine {
+            let text = left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: mid) + right
+            return StyledLine(spans: [.init(text, style: border)])
+        }
+        var lines = [rule("┌", "┬", "┐")]
+        var headerDone = false
+        for row in rows {
+            if !row.header && !headerDone && lines.count > 1 {
+                lines.append(rule("├", "┼", "┤"))
+                headerDone = true
+            }
+            let wrapped = (0..<columns).map { c in
+                wrap(c < row.cells.count ? row.cells[c] : [], width: widths[c])
+            }
+            let height = wrapped.map(\.count).max() ?? 1
+            for r in 0..<height {
+                var spans: [StyledLine.Span] = [.init("│ ", style: border)]
+                for c in 0..<columns {
+                    let piece = r < wrapped[c].count ? wrapped[c][r] : (spans: [], width: 0)
+                    let room = widths[c] - piece.width
+                    let align = c < row.aligns.count ? row.aligns[c] : 0
+                    let left = align == 3 ? room : align == 2 ? room / 2 : 0
+                    if left > 0 { spans.append(.init(String(repeating: " ", count: left))) }
+                    spans += piece.spans
+                    if room - left > 0 { spans.append(.init(String(repeating: " ", count: room - left))) }
+                    spans.append(.init(c == columns - 1 ? " │" : " │ ", style: border))
+                }
+                lines.append(StyledLine(spans: merge(spans)))
+            }
+        }
+        lines.append(rule("└", "┴", "┘"))
+        return lines
+    }
+
+    private func merge(_ spans: [StyledLine.Span]) -> [StyledLine.Span] {
+        var out: [StyledLine.Span] = []
+        for span in spans where !span.text.isEmpty {
+            if let last = out.last, last.style == span.style { out[out.count - 1].text += span.text } else { out.append(span) }
+        }
+        return out
+    }
+
+    /// Greedy word wrap of a cell's spans at `width` columns (a word longer than the
+    /// width is cut between clusters).
+    private func wrap(_ spans: [StyledLine.Span], width: Int) -> [(spans: [StyledLine.Span], width: Int)] {
+        var clusters: [(text: String, width: Int, style: Style)] = []
+        for span in spans {
+            var s = span.text
+            s.withUTF8 { bytes in
+                _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { cluster, w, _ in
+                    clusters.append((String(decoding: cluster, as: UTF8.self), w, span.style))
+                }
+            }
+        }
+        var lines: [[(text: String, width: Int, style: Style)]] = [[]]
+        var used = 0
+        var k = 0
+        while k < clusters.count {
+            // The next word (with the spaces before it).
+            var end = k
+            while end < clusters.count && clusters[end].text == " " { end += 1 }
+            while end < clusters.count && clusters[end].text != " " { end += 1 }
+            let word = Array(clusters[k..<end])
+            let w = word.reduce(0) { $0 + $1.width }
+            if used + w <= width || used == 0 && w <= width {
+                lines[lines.count - 1] += word
+                used += w
+            } else {
+                let trimmed = Array(word.drop { $0.text == " " })
+                let tw = trimmed.reduce(0) { $0 + $1.width }
+                if tw <= width {
+                    lines.append(trimmed)
+                    used = tw
+                } else {
+                    // Cut the word between clusters.
+                    if used > 0 && !trimmed.isEmpty { lines.append([]); used = 0 }
+                    for c in trimmed {
+                        if used + c.width > width && used > 0 { lines.append([]); used = 0 }
+                        lines[lines.count - 1].append(c)
+                        used += c.width
+                    }
+                }
+            }
+            k = end
+        }
+        return lines.map { line in
+            var spans: [StyledLine.Span] = []
+            for c in line {
+                if let last = spans.last, last.style == c.style { spans[spans.count - 1].text += c.text } else { spans.append(.init(c.text, style: c.style)) }
+            }
+            return (spans, line.reduce(0) { $0 + $1.width })
+        }
+    }
+
+    /// Display width of `text` in columns.
+    func measure(_ text: String) -> Int {
+        var width = 0
+        var s = text
+        s.withUTF8 { bytes in
+            _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { _, w, _ in width += w }
+        }
+        return width
+    }
+
+    /// `text` with controls made visible (and tabs as spaces unless `tabs`).
+    func clean(_ text: String, tabs: Bool) -> String {
+        // Most text has nothing to change: no control, DEL, C1 lead byte or (for tables) tab.
+        if text.utf8.allSatisfy({ $0 >= 0x20 ? $0 != 0x7F && $0 != 0xC2 : $0 == 0x09 && tabs }) { return text }
+        var sanitizer = ControlSanitizer()
+        var out = sanitizer.sanitize(tabs ? text : String(text.unicodeScalars.map { $0 == "\t" ? " " : Character($0) }))
+        sanitizer.finish(into: &out)
+        return out
+    }
+}
+
+/// HTML entity references as md4c reports them (`&amp;`, `&#123;`, `&#x1F600;`).
+enum Entities {
+    static let named: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "copy": "©", "reg": "®",
+        "trade": "™", "hellip": "…", "mdash": "—", "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“",
+        "rdquo": "”", "laquo": "«", "raquo": "»", "middot": "·", "bull": "•", "deg": "°", "plusmn": "±",
+        "times": "×", "divide": "÷", "euro": "€", "pound": "£", "yen": "¥", "cent": "¢", "sect": "§",
+        "para": "¶", "larr": "←", "rarr": "→", "uarr": "↑", "darr": "↓", "harr": "↔", "rArr": "⇒", "lArr": "⇐",
+        "le": "≤", "ge": "≥", "ne": "≠", "infin": "∞", "check": "✓", "auml": "ä", "ouml": "ö", "uuml": "ü",
+        "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü", "szlig": "ß", "eacute": "é", "egrave": "è", "aacute": "á",
+        "agrave": "à", "ccedil": "ç", "ntilde": "ñ", "frac12": "½", "frac14": "¼", "frac34": "¾", "micro": "µ",
+        "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "pi": "π", "sigma": "σ", "lambda": "λ", "mu": "µ",
+    ]
+
+    /// The character `entity` stands for, or `entity` itself when unknown.
+    static func decode(_ entity: String) -> String {
+        guard entity.hasPrefix("&"), entity.hasSuffix(";"), entity.count >= 3 else { return entity }
+        let body = entity.dropFirst().dropLast()
+        if body.hasPrefix("#") {
+            let digits = body.dropFirst()
+            let value: UInt32?
+            if digits.hasPrefix("x") || digits.hasPrefix("X") {
+                value = UInt32(digits.dropFirst(), radix: 16)
+            } else {
+                value = UInt32(digits, radix: 10)
+            }
+            guard let value else { return entity }
+            if value == 0 { return "\u{FFFD}" }
+            return Unicode.Scalar(value).map { String(Character($0)) } ?? "\u{FFFD}"
+        }
+        return named[String(body)] ?? entity
+    }
+}

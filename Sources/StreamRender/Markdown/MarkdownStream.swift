@@ -1,0 +1,635 @@
+/// Streaming markdown: text arrives in pieces of any size; lines of finished blocks
+/// come out once, final, and the open block's rendering is available at any time.
+///
+/// The text is kept as an open **region** (complete lines since the last cut, plus
+/// the unfinished line). A cut is made before a complete line only when md4c's
+/// parse says the blocks before it cannot change any more:
+///
+/// - before a line that starts a new top-level block: parsing the region with the
+///   line gives the region's blocks plus one, of the kind the line alone gives;
+/// - before a new top-level item of the same list (the earlier items are final; the
+///   numbering goes on from them);
+/// - inside a long paragraph (at least ``splitThreshold`` bytes), before a line that
+///   cannot start a block or end a setext heading, when no inline construct (emphasis
+///   or strikethrough run, code span, bracket, link destination) is open and the line
+///   before does not end with a backslash;
+/// - at ``maximumRegionBytes`` (a deviation from a one-shot render, for bounded work).
+///
+/// An open top-level fenced code block bypasses the parser: each line is a code line
+/// as soon as it is complete, and only the closing fence is looked for.
+///
+/// Every decision depends on the text alone, never on how it was cut into pieces,
+/// so the lines are the same for every chunking; they equal ``MarkdownRenderer``'s
+/// rendering of the whole text, except where noted in ARCHITECTURE.md (late link
+/// reference definitions, a setext underline after a paragraph split, regions cut
+/// at the size limit).
+public struct MarkdownStream {
+    public let renderer: MarkdownRenderer
+    /// A paragraph is split (where it safely can be) once its region is this long.
+    public static let splitThreshold = 1024
+    /// A region longer than this is cut whatever it holds.
+    public static let maximumRegionBytes = 256 << 10
+    /// A list item line arriving while the region is shorter than this does not make
+    /// the earlier items final yet (fewer parses for lists of short items).
+    public static let listBatchBytes = 256
+    /// Link reference definitions kept for later regions.
+    public static let maximumDefinitionBytes = 16 << 10
+
+    private enum Continuation { case list(next: Int), paragraph }
+
+    struct Fence {
+        var character: UInt8
+        var length: Int
+        var indent: Int
+    }
+
+    private var heldCR = false
+    private var region: [UInt8] = []
+    private var partial: [UInt8] = []
+    private var fence: Fence?
+    private var continuation: Continuation?
+    /// Whether any block has been output (the next one is preceded by a blank line).
+    private var emittedBlocks = false
+    /// The region's top-level shape when known (invalidated when a line is added unparsed).
+    private var regionShape: [MarkdownRenderer.Node]?
+    private var lastLineBlank = false
+    private var lastLineBackslash = false
+    /// The last line ends with two spaces (a hard line break follows it).
+    private var lastLineHardBreak = false
+    /// A paragraph split at a soft break: the rendering of its part so far, held back
+    /// to be joined (with the space the soft break is) to the first line of the rest.
+    private var carry: StyledLine?
+    /// Every line of the region is plain paragraph text (see ``isPlainLine``).
+    private var allPlain = false
+    private var inline = InlineScanner()
+    private var definitions: [UInt8] = []
+    private var finals: [StyledLine] = []
+    private var scratch: [UInt8] = []
+
+    public init(options: MarkdownOptions = MarkdownOptions()) {
+        renderer = MarkdownRenderer(options: options)
+    }
+
+    /// Tables are fitted to this width from now on.
+    public var width: Int {
+        get { renderer.options.width }
+        set { renderer.options.width = max(1, newValue) }
+    }
+
+    // MARK: - Input
+
+    /// Appends text; returns the lines that became final.
+    ///
+    /// - Complexity: amortized O(n) in the bytes of `text`, plus, for each line
+    ///   completed that may start a block, a parse of the open region.
+    public mutating func append(_ text: String) -> [StyledLine] {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for i in 0..<bytes.count {
+                let byte = bytes[i]
+                if heldCR {
+                    heldCR = false
+                    if byte == 0x0A { start = i + 1; continue }  // CR LF: the CR ended the line
+                }
+                guard byte == 0x0A || byte == 0x0D else { continue }
+                partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                completeLine()
+                heldCR = byte == 0x0D
+                start = i + 1
+            }
+            if start < bytes.count { partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
+        }
+        return takeFinals()
+    }
+
+    /// Ends the text: the open block is final.
+    ///
+    /// - Complexity: one parse of the open region.
+    public mutating func finish() -> [StyledLine] {
+        heldCR = false
+        if !partial.isEmpty { completeLine() }
+        if fence != nil {
+            fence = nil
+        } else if !region.isEmpty {
+            cut()
+        }
+        return takeFinals()
+    }
+
+    private mutating func takeFinals() -> [StyledLine] {
+        defer { finals.removeAll(keepingCapacity: true) }
+        return finals
+    }
+
+    private mutating func completeLine() {
+        var line: [UInt8] = []
+        swap(&line, &partial)
+        process(line)
+    }
+
+    // MARK: - Lines
+
+    private mutating func process(_ line: [UInt8]) {
+        if let f = fence {
+            if Self.closes(line, f) {
+                fence = nil
+            } else {
+                finals.append(renderer.codeLine(String(decoding: Self.strip(line, f.indent), as: UTF8.self)))
+            }
+            return
+        }
+        let blank = Self.isBlank(line)
+        if region.isEmpty {
+            if !blank { start(line, continuing: nil) }
+            return
+        }
+        // Items of a short list region are not checked one by one (a parse each): the
+        // region takes a few before its earlier items are made final.
+        let batchedItem = !lastLineBlank && region.count < Self.listBatchBytes && Self.isListItem(line)
+        if !blank && !batchedItem && (lastLineBlank || Self.mayStartBlock(line)) {
+            let before = shape(region: region)
+            var test = region
+            test += line
+            test.append(0x0A)
+            let after = shape(region: test)
+            let beforeTags = before.map(\.tag), afterTags = after.map(\.tag)
+            let grew = afterTags.count == beforeTags.count + 1 && Array(afterTags.dropLast()) == beforeTags
+            let listGrew = afterTags == beforeTags && after.last?.tag.hasPrefix("list") == true
+                && after.last!.children.count == before.last!.children.count + 1
+            // A new top-level block must start at the line (not, say, a table whose
+            // header was the line before); a list that grew by one item grew at the line.
+            let alone = grew ? shape(region: line + [0x0A]) : []
+            if grew, alone.count == 1, alone[0].tag == afterTags.last {
+                cut()
+                start(line, continuing: nil, shape: alone)
+                return
+            }
+            if listGrew {
+                // A new top-level item of the same list: the earlier items are final.
+                let next = cut()
+                start(line, continuing: .list(next: next))
+                return
+            }
+            add(line, shape: after)
+            return
+        }
+        if !blank && allPlain && !lastLineBlank && region.count >= Self.splitThreshold && Self.isPlainLine(line)
+            && inline.isBalanced && !lastLineBackslash && !lastLineHardBreak {
+            cut(holdingLastLine: true)
+            start(line, continuing: .paragraph)
+            return
+        }
+        add(line, shape: nil)
+        if region.count > Self.maximumRegionBytes {
+            cut()
+            lastLineBlank = false
+        }
+    }
+
+    /// Starts a region (or a fenced code block) with `line`.
+    private mutating func start(_ line: [UInt8], continuing: Continuation?, shape known: [MarkdownRenderer.Node]? = nil) {
+        continuation = continuing
+        if let opener = Self.fenceOpener(line) {
+            let alone = known ?? shape(region: line + [0x0A])
+            if alone.count == 1, case .code(let language, true) = alone[0].kind {
+                if emittedBlocks { finals.append(.blank) }
+                emittedBlocks = true
+                if !language.isEmpty { finals.append(renderer.codeLabel(language)) }
+                fence = opener
+                continuation = nil
+                return
+            }
+        }
+        region.removeAll(keepingCapacity: true)
+        allPlain = Self.isPlainLine(line)
+        inline = InlineScanner()
+        lastLineBlank = false
+        add(line, shape: known)
+    }
+
+    private mutating func add(_ line: [UInt8], shape known: [MarkdownRenderer.Node]?) {
+        region += line
+        region.append(0x0A)
+        regionShape = known
+        let blank = Self.isBlank(line)
+        lastLineBlank = blank
+        lastLineBackslash = line.last == UInt8(ascii: "\\")
+        lastLineHardBreak = line.count >= 2 && line[line.count - 1] == 0x20 && line[line.count - 2] == 0x20
+        if !blank {
+            if !Self.isPlainLine(line) { allPlain = false }
+            if allPlain { inline.scan(line) }
+        }
+    }
+
+    /// Renders the region as final; returns the number the next item of its last
+    /// list would have.
+    ///
+    /// `holdingLastLine`: the region is a paragraph split at a soft break; its last
+    /// line is held back (``carry``) to be joined to the rest.
+    @discardableResult
+    private mutating func cut(holdingLastLine: Bool = false) -> Int {
+        scratch.removeAll(keepingCapacity: true)
+        scratch += definitions
+        scratch += region
+        let blocks = renderer.blocks(&scratch, count: scratch.count, listStart: listStart)
+        var lines: [StyledLine] = []
+        compose(blocks, into: &lines, emitted: &emittedBlocks)
+        carry = holdingLastLine ? lines.popLast() : nil
+        finals += lines
+        if blocks.isEmpty, region.first(where: { $0 != 0x20 }) == UInt8(ascii: "["), definitions.count + region.count <= Self.maximumDefinitionBytes {
+            // Link reference definitions only: later regions are parsed after them.
+            definitions += region
+            definitions.append(0x0A)
+        }
+        var next = 1
+        if let list = blocks.last?.list { next = list.start + list.items }
+        region.removeAll(keepingCapacity: true)
+        regionShape = nil
+        continuation = nil
+        return next
+    }
+
+    private var listStart: Int? {
+        if case .list(let next) = continuation { return next }
+        return nil
+    }
+
+    /// Appends `blocks` to `lines`, with a blank line between blocks (none before a
+    /// continued list or paragraph).
+    private func compose(_ blocks: [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool) {
+        for (k, block) in blocks.enumerated() {
+            if emitted && !(k == 0 && continuation != nil) { lines.append(.blank) }
+            if k == 0, let carry, let first = block.lines.first {
+                lines.append(Self.join(carry, first))
+                lines += block.lines.dropFirst()
+            } else {
+                lines += block.lines
+            }
+            emitted = true
+        }
+    }
+
+    /// `a`, the space a soft break is, then `b`'s text; neighbouring spans of one
+    /// style merged (as the renderer's own spans are).
+    static func join(_ a: StyledLine, _ b: StyledLine) -> StyledLine {
+        var spans: [StyledLine.Span] = []
+        for span in a.spans + [StyledLine.Span(" ")] + b.spans where !span.text.isEmpty {
+            if let last = spans.last, last.style == span.style {
+                spans[spans.count - 1].text += span.text
+            } else {
+                spans.append(span)
+            }
+        }
+        return StyledLine(format: a.format, spans: spans)
+    }
+
+    private mutating func shape(region text: [UInt8]) -> [MarkdownRenderer.Node] {
+        if text.count == region.count, text == region, let regionShape { return regionShape }
+        scratch.removeAll(keepingCapacity: true)
+        scratch += definitions
+        scratch += text
+        return renderer.shape(&scratch, count: scratch.count).blocks
+    }
+
+    // MARK: - The open block
+
+    /// Bytes of the open region (complete lines), for tests of the split rules.
+    var openRegionBytes: Int { region.count }
+
+    /// The open block as it would render if the text ended now, with speculation:
+    /// an unfinished line that may become a code fence is hidden; trailing lines
+    /// starting with `|` are hidden until a delimiter row makes them a table; an
+    /// unclosed emphasis, strikethrough, code span or link is closed (its opening
+    /// delimiter hidden, the text after it styled as it will most likely end), and a
+    /// delimiter run just typed is hidden.
+    ///
+    /// - Complexity: O(r) in the open region's bytes (one to three parses).
+    public mutating func provisionalLines() -> [StyledLine] {
+        if let f = fence {
+            if partial.isEmpty || Self.mayClose(partial, f) { return [] }
+            return [renderer.codeLine(String(decoding: Self.strip(partial, f.indent), as: UTF8.self))]
+        }
+        var text = definitions
+        let bodyStart = text.count
+        text += region
+        if !partial.isEmpty && Self.fenceOpenerPrefix(partial) == nil { text += partial }
+        if text.count == bodyStart { return [] }
+        var shape = renderer.shape(&text, count: text.count)
+        // A table's header waits for its delimiter row.
+        if shape.blocks.last?.tag != "table" {
+            var end = text.count
+            while end > bodyStart {
+                var lineStart = end - 1
+                if text[lineStart] == 0x0A && lineStart > bodyStart { lineStart -= 1 }
+                while lineStart > bodyStart && text[lineStart - 1] != 0x0A { lineStart -= 1 }
+                let line = text[lineStart..<end]
+                guard let first = line.firstIndex(where: { $0 != 0x20 }), first - lineStart <= 3, line[first] == UInt8(ascii: "|") else { break }
+                end = lineStart
+            }
+            if end < text.count {
+                text.removeSubrange(end...)
+                shape = renderer.shape(&text, count: text.count)
+            }
+        }
+        if !shape.endsInRaw {
+            // A delimiter run still being typed at the very end is hidden.
+            if !partial.isEmpty, let last = text.last, "*_~`".utf8.contains(last) {
+                while let b = text.last, b == last { text.removeLast() }
+            }
+            var scanner = InlineScanner()
+            let lastParagraph = Self.lastParagraphStart(text, from: bodyStart)
+            var lineStart = lastParagraph
+            while lineStart < text.count {
+                let lineEnd = text[lineStart...].firstIndex(of: 0x0A) ?? text.count
+                scanner.scan(Array(text[lineStart..<lineEnd]), skipMarkers: true, base: lineStart)
+                lineStart = lineEnd + 1
+            }
+            scanner.speculate(&text)
+        }
+        let blocks = renderer.blocks(&text, count: text.count, listStart: listStart)
+        var lines: [StyledLine] = []
+        var emitted = emittedBlocks
+        compose(blocks, into: &lines, emitted: &emitted)
+        return lines
+    }
+
+    private static func lastParagraphStart(_ text: [UInt8], from start: Int) -> Int {
+        var k = text.count
+        if k > start && text[k - 1] == 0x0A { k -= 1 }
+        while k > start {
+            guard let nl = text[start..<k].lastIndex(of: 0x0A) else { return start }
+            if isBlank(Array(text[(nl + 1)..<k])) { return k }
+            k = nl
+        }
+        return start
+    }
+
+    // MARK: - Line classes
+
+    static func isBlank(_ line: [UInt8]) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
+    static func indent(_ line: [UInt8]) -> Int {
+        var n = 0
+        for b in line {
+            if b == 0x20 { n += 1 } else if b == 0x09 { n += 4 - n % 4 } else { break }
+        }
+        return n
+    }
+
+    /// Could start a block at the top level (checked with the parser before a cut).
+    static func mayStartBlock(_ line: [UInt8]) -> Bool {
+        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        let first = line[k]
+        let next: UInt8? = k + 1 < line.count ? line[k + 1] : nil
+        let isSpace = { (b: UInt8?) in b == nil || b == 0x20 || b == 0x09 }
+        switch first {
+        case UInt8(ascii: "#"), UInt8(ascii: ">"), UInt8(ascii: "<"), UInt8(ascii: "|"):
+            return true
+        case UInt8(ascii: "`"), UInt8(ascii: "~"):
+            return line[k...].prefix { $0 == first }.count >= 3  // a fence
+        case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"):
+            // A list item, a thematic break or a setext underline.
+            return isSpace(next) || line[k...].allSatisfy { $0 == first || $0 == 0x20 || $0 == 0x09 }
+        case UInt8(ascii: "_"), UInt8(ascii: "="):
+            return line[k...].allSatisfy { $0 == first || $0 == 0x20 || $0 == 0x09 }
+        case 0x30...0x39:
+            var j = k
+            while j < line.count && (0x30...0x39).contains(line[j]) { j += 1 }
+            return j - k <= 9 && j < line.count && (line[j] == UInt8(ascii: ".") || line[j] == UInt8(ascii: ")"))
+                && isSpace(j + 1 < line.count ? line[j + 1] : nil)
+        default:
+            return false
+        }
+    }
+
+    /// A bullet or ordered list item marker (what the parser confirms before a cut).
+    static func isListItem(_ line: [UInt8]) -> Bool {
+        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        let first = line[k]
+        let next: UInt8? = k + 1 < line.count ? line[k + 1] : nil
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "*") {
+            return next == nil || next == 0x20 || next == 0x09
+        }
+        return (0x30...0x39).contains(first) && mayStartBlock(line)
+    }
+
+    /// Text that can only continue a paragraph: no block start, no table cell, no
+    /// setext underline, no link reference definition.
+    static func isPlainLine(_ line: [UInt8]) -> Bool {
+        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        if line.contains(UInt8(ascii: "|")) || mayStartBlock(line) { return false }
+        if "[:<-+=".utf8.contains(line[k]) { return false }  // definitions, table delimiters, underlines
+        return true
+    }
+
+    /// A fence opener: up to three spaces, three or more backticks or tildes, and
+    /// for backticks an info string without one.
+    static func fenceOpener(_ line: [UInt8]) -> Fence? {
+        guard let (spaces, c, run) = fenceRun(line), run >= 3 else { return nil }
+        if c == UInt8(ascii: "`") && line[(spaces + run)...].contains(c) { return nil }
+        return Fence(character: c, length: run, indent: spaces)
+    }
+
+    /// An unfinished line that may still become a fence opener (hidden meanwhile).
+    static func fenceOpenerPrefix(_ line: [UInt8]) -> Int? {
+        guard let (spaces, _, run) = fenceRun(line) else { return nil }
+        if run < 3 && spaces + run < line.count { return nil }  // a code span, not a fence
+        return run
+    }
+
+    /// Up to three spaces, then a run of backticks or tildes: (spaces, character, run).
+    private static func fenceRun(_ line: [UInt8]) -> (Int, UInt8, Int)? {
+        let spaces = line.prefix { $0 == 0x20 }.count
+        guard spaces <= 3, spaces < line.count else { return nil }
+        let c = line[spaces]
+        guard c == UInt8(ascii: "`") || c == UInt8(ascii: "~") else { return nil }
+        return (spaces, c, line[spaces...].prefix { $0 == c }.count)
+    }
+
+    static func closes(_ line: [UInt8], _ f: Fence) -> Bool {
+        let spaces = line.prefix { $0 == 0x20 }.count
+        guard spaces <= 3 else { return false }
+        let run = line[spaces...].prefix { $0 == f.character }.count
+        guard run >= f.length else { return false }
+        return line[(spaces + run)...].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
+    /// An unfinished line that may still become the closing fence.
+    static func mayClose(_ line: [UInt8], _ f: Fence) -> Bool {
+        let spaces = line.prefix { $0 == 0x20 }.count
+        if spaces == line.count { return spaces <= 3 }
+        guard spaces <= 3 else { return false }
+        let run = line[spaces...].prefix { $0 == f.character }.count
+        guard run > 0 else { return false }
+        if spaces + run == line.count { return true }
+        return run >= f.length && line[(spaces + run)...].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
+    /// A code line with up to the opener's indentation removed.
+    static func strip(_ line: [UInt8], _ indent: Int) -> ArraySlice<UInt8> {
+        var k = 0
+        while k < indent && k < line.count && line[k] == 0x20 { k += 1 }
+        return line[k...]
+    }
+}
+
+/// Follows inline delimiters through paragraph text: emphasis and strikethrough
+/// runs (with CommonMark's flanking rules), code spans, brackets and link
+/// destinations. The stream splits a paragraph only where nothing is open; the
+/// open block's rendering closes what is open (speculation).
+struct InlineScanner {
+    private enum Opener {
+        case run(UInt8, Int, at: Int)
+        case code(Int, at: Int)
+        case bracket(at: Int)
+        case destination(at: Int)
+    }
+
+    private var stack: [Opener] = []
+    /// A run closed an opener of another length: matching is too subtle to follow.
+    private var confused = false
+    /// Where the last delimiter run (or code-span or bracket opener) ended, if it
+    /// ended the text scanned.
+    private var trailing: (start: Int, end: Int)?
+
+    var isBalanced: Bool { stack.isEmpty && !confused }
+
+    private static func isSpace(_ b: UInt8?) -> Bool { b == nil || b == 0x20 || b == 0x09 || b == 0x0A }
+    private static func isPunct(_ b: UInt8?) -> Bool {
+        guard let b else { return false }
+        return (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
+    }
+
+    /// Scans one line (`base`: its offset in the text, for speculation).
+    mutating func scan(_ line: [UInt8], skipMarkers: Bool = false, base: Int = 0) {
+        var i = 0
+        let n = line.count
+        if skipMarkers { i = Self.skipMarkers(line) }
+        trailing = nil
+        while i < n {
+            let b = line[i]
+            if case .code(let length, _)? = stack.last {
+                if b == UInt8(ascii: "`") {
+                    let run = line[i...].prefix { $0 == b }.count
+                    if run == length { stack.removeLast() }
+                    i += run
+                } else {
+                    i += 1
+                }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\\"):
+                i += 2
+                continue
+            case UInt8(ascii: "`"):
+                let run = line[i...].prefix { $0 == b }.count
+                stack.append(.code(run, at: base + i))
+                if i + run == n { trailing = (base + i, base + i + run) }
+                i += run
+                continue
+            case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                let run = line[i...].prefix { $0 == b }.count
+                let before: UInt8? = i > 0 ? line[i - 1] : nil
+                let after: UInt8? = i + run < n ? line[i + run] : nil
+                let left = !Self.isSpace(after) && (!Self.isPunct(after) || Self.isSpace(before) || Self.isPunct(before))
+                let right = !Self.isSpace(before) && (!Self.isPunct(before) || Self.isSpace(after) || Self.isPunct(after))
+                var canOpen = left, canClose = right
+                if b == UInt8(ascii: "_") {
+                    canOpen = left && (!right || Self.isPunct(before))
+                    canClose = right && (!left || Self.isPunct(after))
+                }
+                var closed = false
+                if canClose, let k = stack.lastIndex(where: { if case .run(b, _, _) = $0 { return true }; return false }) {
+                    if case .run(_, let length, _) = stack[k], length != run { confused = true }
+                    stack.removeSubrange(k...)
+                    closed = true
+                }
+                if !closed && canOpen {
+                    stack.append(.run(b, run, at: base + i))
+                    if i + run == n { trailing = (base + i, base + i + run) }
+                }
+                i += run
+                continue
+            case UInt8(ascii: "["):
+                stack.append(.bracket(at: base + i))
+                if i + 1 == n { trailing = (base + i, base + i + 1) }
+            case UInt8(ascii: "]"):
+                if let k = stack.lastIndex(where: { if case .bracket = $0 { return true }; return false }) {
+                    stack.removeSubrange(k...)
+                    if i + 1 < n && line[i + 1] == UInt8(ascii: "(") {
+                        stack.append(.destination(at: base + i + 1))
+                        i += 2
+                        continue
+                    }
+                }
+            case UInt8(ascii: ")"):
+                if case .destination? = stack.last { stack.removeLast() }
+            default:
+                break
+            }
+            i += 1
+        }
+    }
+
+    /// Where a line's text starts after quote, list, task and heading markers.
+    private static func skipMarkers(_ line: [UInt8]) -> Int {
+        var i = 0
+        let n = line.count
+        while true {
+            while i < n && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
+            guard i < n else { return i }
+            let b = line[i]
+            if b == UInt8(ascii: ">") { i += 1; continue }
+            if (b == UInt8(ascii: "-") || b == UInt8(ascii: "*") || b == UInt8(ascii: "+")) && (i + 1 == n || line[i + 1] == 0x20) {
+                i += 1
+                continue
+            }
+            if (0x30...0x39).contains(b) {
+                var j = i
+                while j < n && (0x30...0x39).contains(line[j]) { j += 1 }
+                if j < n && (line[j] == UInt8(ascii: ".") || line[j] == UInt8(ascii: ")")) && (j + 1 == n || line[j + 1] == 0x20) {
+                    i = j + 1
+                    continue
+                }
+            }
+            if b == UInt8(ascii: "[") && i + 2 < n && line[i + 2] == UInt8(ascii: "]") && " xX".utf8.contains(line[i + 1]) {
+                i += 3
+                continue
+            }
+            if b == UInt8(ascii: "#") {
+                var j = i
+                while j < n && line[j] == b { j += 1 }
+                if j - i <= 6 && (j == n || line[j] == 0x20) { i = j; continue }
+            }
+            return i
+        }
+    }
+
+    /// Closes what is open at the end of `text` (before a final line feed), after
+    /// removing a delimiter run that ends the text.
+    mutating func speculate(_ text: inout [UInt8]) {
+        guard !stack.isEmpty else { return }
+        var end = text.count
+        if end > 0 && text[end - 1] == 0x0A { end -= 1 }
+        var closers: [UInt8] = []
+        var removed = 0..<0
+        if let t = trailing, t.end == end {
+            removed = t.start..<t.end
+            stack.removeLast()
+        }
+        for opener in stack.reversed() {
+            switch opener {
+            case .run(let c, let length, _): closers += repeatElement(c, count: length)
+            case .code(let length, _): closers += repeatElement(UInt8(ascii: "`"), count: length)
+            case .bracket: closers += Array("]()".utf8)
+            case .destination: closers.append(UInt8(ascii: ")"))
+            }
+        }
+        text.insert(contentsOf: closers, at: end)
+        text.removeSubrange(removed)
+    }
+}

@@ -1,0 +1,77 @@
+/// How a paragraph of a ``StyledDocument`` is framed on screen: the text drawn
+/// before its first visual line and before each wrapped (continuation) line, and
+/// an optional fill that repeats to the right edge.
+///
+/// Markdown uses it for list bullets with hanging indents (`"• "` then `"  "`), block
+/// quote bars on every wrapped line (`"│ "` both), code continuation marks and
+/// thematic breaks (an empty paragraph filled with `"─"`). The layout wraps the text
+/// at the width left after the prefix, so wrapped lines align under the text.
+///
+/// Prefixes never hold control characters or line ends (they are sanitised when
+/// the format is made) and are meant to be short.
+public struct ParagraphFormat: Hashable, Sendable {
+    /// A piece of prefix text in one style.
+    public struct Piece: Hashable, Sendable {
+        public var text: String
+        public var style: Style
+
+        /// `text` sanitised (controls made visible; line ends and tabs dropped).
+        ///
+        /// - Complexity: O(n) in the bytes of `text`.
+        public init(_ text: String, style: Style = .plain) {
+            var sanitizer = ControlSanitizer()
+            var clean = sanitizer.sanitize(text)
+            sanitizer.finish(into: &clean)
+            self.text = String(clean.unicodeScalars.filter { $0 != "\n" && $0 != "\t" }.map(Character.init))
+            self.style = style
+        }
+    }
+
+    /// Drawn before the paragraph's first visual line.
+    public var firstPrefix: [Piece]
+    /// Drawn before each of its other visual lines.
+    public var continuationPrefix: [Piece]
+    /// Repeated after the text to the right edge (thematic breaks).
+    public var fill: Piece?
+
+    public init(firstPrefix: [Piece] = [], continuationPrefix: [Piece] = [], fill: Piece? = nil) {
+        self.firstPrefix = firstPrefix
+        self.continuationPrefix = continuationPrefix
+        self.fill = fill
+    }
+
+    /// No prefix, no fill: plain text.
+    public static let plain = ParagraphFormat()
+
+    /// Whether the format draws nothing besides the text.
+    public var isPlain: Bool { firstPrefix.isEmpty && continuationPrefix.isEmpty && fill == nil }
+}
+
+/// The formats of a document's paragraphs, each stored once and named by a small
+/// number (paragraphs carry the number).
+public struct ParagraphFormatTable: Sendable {
+    private var formats: [ParagraphFormat] = [.plain]
+    private var ids: [ParagraphFormat: Int32] = [.plain: 0]
+
+    public init() {}
+
+    /// The number of `format`, adding it if it is new.
+    ///
+    /// - Complexity: O(p) in the format's prefix text (one hash).
+    public mutating func intern(_ format: ParagraphFormat) -> Int32 {
+        if format.isPlain { return 0 }
+        if let id = ids[format] { return id }
+        let id = Int32(formats.count)
+        formats.append(format)
+        ids[format] = id
+        return id
+    }
+
+    /// The format numbered `id`.
+    ///
+    /// - Complexity: O(1).
+    public subscript(id: Int32) -> ParagraphFormat { formats[Int(id)] }
+
+    /// Formats held.
+    public var count: Int { formats.count }
+}

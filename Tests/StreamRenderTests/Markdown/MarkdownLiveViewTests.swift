@@ -1,0 +1,136 @@
+import Testing
+@testable import StreamRender
+
+/// Markdown in the live view, on a manual clock, read back from the model terminal.
+@Suite struct MarkdownLiveViewTests {
+    /// Feeds `stream` and returns what the screen shows (scrollback and rows).
+    static func screen(_ model: ModelTerminal) -> [String] {
+        (model.scrollback + model.rows).map(InlineViewTests.trimmed)
+    }
+
+    @Test func aTableHeaderWaitsHalfASecondForItsDelimiterRowWithoutShowingPipes() {
+        let clock = ManualClock()
+        let (r, sink, _) = StreamRendererTests.renderer(.inline, width: 40, height: 10, fps: 60, clock: clock)
+        var model = ModelTerminal(width: 40, height: 10, policy: .grapheme)
+        let stream = anthropicStream(["Sizes:\n\n", "| Name | Size |\n", "|------|-----:|\n| a.txt | 12 |\n| 中文 | 3 |\n", "\nDone.\n"])
+        // Feed up to the end of the header row, then wait 500 ms with frames.
+        let header = stream.indices.first { stream[$0...].starts(with: Array("|------".utf8)) }!
+        // The header row's event is complete: the delimiter row's event starts here.
+        let cut = stream[..<header].lastIndex(of: UInt8(ascii: "e"))!  // "event: content_block_delta"
+        let start = stream[..<cut].lastIndex { $0 == 0x0A }! + 1
+        r.feed(stream[..<start])
+        #expect(String(decoding: stream[..<start], as: UTF8.self).contains("| Name | Size |"))
+        for _ in 0..<30 {
+            r.tick(now: clock.now.offset)
+            model.apply(sink.bytes)
+            sink.removeAll()
+            #expect(!Self.screen(model).contains { $0.contains("|") }, "a pipe shown: \(Self.screen(model))")
+            clock.advance(by: .milliseconds(17))
+        }
+        #expect(Self.screen(model).contains("Sizes:"))
+        r.feed(stream[start...])
+        r.finish()
+        model.apply(sink.bytes)
+        let shown = Self.screen(model)
+        #expect(!shown.contains { $0.contains("|") }, "\(shown)")
+        #expect(shown.contains("┌───────┬──────┐"), "\(shown)")
+        #expect(shown.contains("│ a.txt │   12 │"), "\(shown)")
+        #expect(shown.contains("│ 中文  │    3 │"), "\(shown)")
+        #expect(shown.contains("Done."))
+    }
+
+    /// Every chunking of a markdown answer leaves the same screen and scrollback, equal
+    /// to the one-shot rendering of the whole text, with frames drawn along the way.
+    @Test func theLiveViewLeavesTheOneShotRendering() {
+        let answer = Fixtures.text("answers/coding-answer.md")
+        let stream = anthropicStream([answer])
+        var printer = PlainTextPrinter(settings: LayoutSettings(width: 50), markdown: MarkdownOptions())
+        var want = (printer.append(answer) + printer.finish()).split(separator: "\n", omittingEmptySubsequences: false).map { InlineViewTests.trimmed(String($0)) }
+        if want.last == "" { want.removeLast() }
+        let seed = TestSeed.base(0x4D44_0003)
+        var rng = SeededGenerator(seed: seed)
+        for round in 0..<8 {
+            let (r, sink, _) = StreamRendererTests.renderer(.inline, width: 50, height: 12)
+            var model = ModelTerminal(width: 50, height: 12, policy: .grapheme)
+            for (k, chunk) in randomChunks(stream, using: &rng, maxChunk: round == 0 ? 1 : 40).enumerated() {
+                r.feed(chunk)
+                r.tick(now: .seconds(k))
+                model.apply(sink.bytes)
+                sink.removeAll()
+            }
+            r.finish()
+            model.apply(sink.bytes)
+            var got = (model.scrollback + model.rows.prefix(model.row)).map(InlineViewTests.trimmed)
+            while got.last == "" { got.removeLast() }
+            #expect(got == want, "seed \(seed) round \(round)")
+            #expect(model.unknown.isEmpty && model.violations.isEmpty, "seed \(seed)")
+        }
+    }
+}
+
+/// The final frame (scrollback and screen of the model terminal) in many chunkings,
+/// down to single bytes and mid-UTF-8, equals the one-shot rendering of md4c's parse.
+@Suite struct MarkdownFinalFrameTests {
+    static func finalFrame(_ chunks: [ArraySlice<UInt8>], width: Int, height: Int) -> [String] {
+        let (r, sink, _) = StreamRendererTests.renderer(.inline, width: width, height: height, format: .text)
+        var model = ModelTerminal(width: width, height: height, policy: .grapheme)
+        for (k, chunk) in chunks.enumerated() {
+            r.feed(chunk)
+            r.tick(now: .seconds(k))
+            model.apply(sink.bytes)
+            sink.removeAll()
+        }
+        r.finish()
+        model.apply(sink.bytes)
+        var got = (model.scrollback + model.rows.prefix(model.row)).map(InlineViewTests.trimmed)
+        while got.last == "" { got.removeLast() }
+        return got
+    }
+
+    static func oneShot(_ text: String, width: Int) -> [String] {
+        var printer = PlainTextPrinter(settings: LayoutSettings(width: width), markdown: MarkdownOptions())
+        var want = (printer.append(text) + printer.finish()).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { InlineViewTests.trimmed(String($0)) }
+        while want.last == "" { want.removeLast() }
+        return want
+    }
+
+    @Test(arguments: MarkdownCorpus.fixtures)
+    func fixturesInAThousandChunkings(_ name: String) {
+        let bytes = Fixtures.data(name)
+        let want = Self.oneShot(String(decoding: bytes, as: UTF8.self), width: 60)
+        #expect(Self.finalFrame(bytes.indices.map { bytes[$0...$0] }, width: 60, height: 10) == want, "\(name) byte by byte")
+        let base = TestSeed.base(0x4D44_0004)
+        for round in 0..<1000 {
+            let seed = base &+ UInt64(round)
+            var rng = SeededGenerator(seed: seed)
+            let chunks = randomChunks(bytes, using: &rng, maxChunk: Int.random(in: 8...400, using: &rng))
+            let got = Self.finalFrame(chunks, width: 60, height: 10)
+            if got != want {
+                Issue.record("\(name) seed \(seed): first difference at row \((0..<min(got.count, want.count)).first { got[$0] != want[$0] } ?? min(got.count, want.count))")
+                return
+            }
+        }
+    }
+
+    /// Every example of the CommonMark spec, byte by byte and in 5 random chunkings.
+    @Test func specExamplesFinalFrames() {
+        let base = TestSeed.base(0x4D44_0005)
+        var failures: [Int] = []
+        for example in MarkdownCorpus.spec where !MarkdownStreamTests.knownDeviations.contains(example.example) {
+            let bytes = Array(example.markdown.utf8)
+            let want = Self.finalFrame([bytes[...]], width: 50, height: 8)
+            var runs = [bytes.indices.map { bytes[$0...$0] }]
+            for round in 0..<5 {
+                var rng = SeededGenerator(seed: base &+ UInt64(example.example * 10 + round))
+                runs.append(randomChunks(bytes, using: &rng, maxChunk: 12))
+            }
+            for (k, chunks) in runs.enumerated() where Self.finalFrame(chunks, width: 50, height: 8) != want {
+                failures.append(example.example)
+                if failures.count <= 3 { Issue.record("example \(example.example) run \(k) (seed base \(base))") }
+                break
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+}
