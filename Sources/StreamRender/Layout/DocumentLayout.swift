@@ -114,6 +114,23 @@ public struct DocumentLayout {
             openParagraph += 1
             open.reset()
         }
+        // Provisional text that continues the open paragraph: its final part is laid
+        // out (as an open paragraph's text), the rest only on demand.
+        if openParagraph == end, document.provisionalOffset > 0, document.paragraphNumbers.contains(end) {
+            let number = end
+            if open.segmented == 0 && !open.isDone { setWidths(&open, for: number, in: document) }
+            document.withText(ofParagraph: number) { text, _ in
+                open.advance(UnsafeBufferPointer(rebasing: text[..<document.provisionalOffset]), closed: false,
+                             breakers: breakers) { line in
+                    var line = line
+                    line.paragraph = number
+                    openLines.append(LineRecord(line))
+                    lineCount += 1
+                    committedLineCount += 1
+                    commit(line)
+                }
+            }
+        }
     }
 
     /// Lays the open paragraph's unfinished tail out as if it ended now: the lines
@@ -126,7 +143,20 @@ public struct DocumentLayout {
             // Markdown's open block: every paragraph from here is laid out afresh.
             var lines: [VisualLine] = []
             var wrapper = ParagraphWrapper(settings: settings)
-            for number in openParagraph..<document.paragraphNumbers.upperBound {
+            var first = openParagraph
+            if document.provisionalOffset > 0 {
+                // The open paragraph's final part goes on in provisional text.
+                var copy = open
+                document.withText(ofParagraph: first) { text, _ in
+                    copy.advance(text, closed: true, breakers: breakers) { line in
+                        var line = line
+                        line.paragraph = first
+                        lines.append(line)
+                    }
+                }
+                first += 1
+            }
+            for number in first..<document.paragraphNumbers.upperBound {
                 if number == document.paragraphNumbers.upperBound - 1 && document[paragraph: number].text.isEmpty { break }
                 wrapper.reset()
                 setWidths(&wrapper, for: number, in: document)

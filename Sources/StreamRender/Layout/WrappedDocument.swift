@@ -84,9 +84,10 @@ public struct WrappedDocument {
     /// Appends rendered lines as paragraphs, each with its format.
     private mutating func appendLines(_ lines: [StyledLine]) {
         for line in lines {
-            document.setFormat(line.format)
+            // A line that joins the one before goes on in its paragraph (and format).
+            if !line.joinsPrevious { document.setFormat(line.format) }
             for span in line.spans { document.append(span.text, style: span.style) }
-            document.append("\n")
+            if !line.continues { document.append("\n") }
         }
     }
 

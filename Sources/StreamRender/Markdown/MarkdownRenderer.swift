@@ -15,6 +15,12 @@ public struct StyledLine: Hashable, Sendable {
 
     public var format: ParagraphFormat
     public var spans: [Span]
+    /// The paragraph goes on: the next line given joins it (a long paragraph that
+    /// was made final in parts while it streamed).
+    public var continues = false
+    /// The line goes on the paragraph of the line before (which ``continues``); its
+    /// format is that paragraph's.
+    public var joinsPrevious = false
 
     public init(format: ParagraphFormat = .plain, spans: [Span] = []) {
         self.format = format
@@ -27,6 +33,17 @@ public struct StyledLine: Hashable, Sendable {
     }
 
     static let blank = StyledLine()
+
+    /// Appends `spans`, merging neighbours of one style (as the renderer's own spans are).
+    mutating func append(_ more: [Span]) {
+        for span in more where !span.text.isEmpty {
+            if let last = spans.last, last.style == span.style {
+                spans[spans.count - 1].text += span.text
+            } else {
+                spans.append(span)
+            }
+        }
+    }
 }
 
 /// How markdown is drawn.

@@ -58,7 +58,8 @@ public struct MarkdownStream {
     private var lastLineHardBreak = false
     /// A paragraph split at a soft break: the rendering of its part so far, held back
     /// to be joined (with the space the soft break is) to the first line of the rest.
-    private var carry: StyledLine?
+    /// The last final line continues its paragraph: the next block's first line joins it.
+    private var joinPending = false
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
     private var inline = InlineScanner()
@@ -235,7 +236,8 @@ public struct MarkdownStream {
         let blocks = renderer.blocks(&scratch, count: scratch.count, listStart: listStart)
         var lines: [StyledLine] = []
         compose(blocks, into: &lines, emitted: &emittedBlocks)
-        carry = holdingLastLine ? lines.popLast() : nil
+        if holdingLastLine, !lines.isEmpty { lines[lines.count - 1].continues = true }
+        joinPending = holdingLastLine && !lines.isEmpty
         finals += lines
         if blocks.isEmpty, region.first(where: { $0 != 0x20 }) == UInt8(ascii: "["), definitions.count + region.count <= Self.maximumDefinitionBytes {
             // Link reference definitions only: later regions are parsed after them.
@@ -260,8 +262,8 @@ public struct MarkdownStream {
     private func compose(_ blocks: [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool) {
         for (k, block) in blocks.enumerated() {
             if emitted && !(k == 0 && continuation != nil) { lines.append(.blank) }
-            if k == 0, let carry, let first = block.lines.first {
-                lines.append(Self.join(carry, first))
+            if k == 0, joinPending, let first = block.lines.first {
+                lines.append(Self.joining(first))
                 lines += block.lines.dropFirst()
             } else {
                 lines += block.lines
@@ -270,18 +272,31 @@ public struct MarkdownStream {
         }
     }
 
-    /// `a`, the space a soft break is, then `b`'s text; neighbouring spans of one
-    /// style merged (as the renderer's own spans are).
-    static func join(_ a: StyledLine, _ b: StyledLine) -> StyledLine {
-        var spans: [StyledLine.Span] = []
-        for span in a.spans + [StyledLine.Span(" ")] + b.spans where !span.text.isEmpty {
-            if let last = spans.last, last.style == span.style {
-                spans[spans.count - 1].text += span.text
+    /// `line` as the continuation of the paragraph before: the space a soft break
+    /// is, then its text.
+    static func joining(_ line: StyledLine) -> StyledLine {
+        var joined = StyledLine(format: line.format, spans: [StyledLine.Span(" ")])
+        joined.append(line.spans)
+        joined.continues = line.continues
+        joined.joinsPrevious = true
+        return joined
+    }
+
+    /// The lines with each line that joins the one before merged into it: what a
+    /// one-shot render gives.
+    ///
+    /// - Complexity: O(n) in the lines' spans.
+    public static func merged(_ lines: [StyledLine]) -> [StyledLine] {
+        var result: [StyledLine] = []
+        for line in lines {
+            if line.joinsPrevious, !result.isEmpty, result[result.count - 1].continues {
+                result[result.count - 1].append(line.spans)
+                result[result.count - 1].continues = line.continues
             } else {
-                spans.append(span)
+                result.append(line)
             }
         }
-        return StyledLine(format: a.format, spans: spans)
+        return result
     }
 
     private mutating func shape(region text: [UInt8]) -> [MarkdownRenderer.Node] {

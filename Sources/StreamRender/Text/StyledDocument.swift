@@ -76,6 +76,18 @@ public struct StyledDocument: Sendable {
         }
 
         /// Restyles `bytes` (clamped to the text).
+        /// Cuts the text back to `count` bytes and opens the paragraph again;
+        /// returns the bytes removed.
+        mutating func truncate(to count: Int) -> Int {
+            let removed = text.count - count
+            text.removeSubrange(count...)
+            while runs.count > 1 && runs[runs.count - 2].end >= count { runs.removeLast() }
+            if count == 0 { runs.removeAll() } else if !runs.isEmpty { runs[runs.count - 1].end = count }
+            isClosed = false
+            endsWithLineFeed = false
+            return removed
+        }
+
         mutating func restyle(_ bytes: Range<Int>, _ style: StyleID) {
             let lo = max(0, bytes.lowerBound), hi = min(text.count, bytes.upperBound)
             if lo >= hi { return }
@@ -128,6 +140,9 @@ public struct StyledDocument: Sendable {
     /// them but never reports their lines final; ``discardProvisional()`` replaces
     /// them. nil: only the open paragraph is unfinished (plain text, laid out as it grows).
     public private(set) var provisionalStart: Int?
+    /// The bytes of paragraph ``provisionalStart`` that are final (0 unless the
+    /// provisional text continues a final paragraph that was left open).
+    public private(set) var provisionalOffset = 0
 
     private(set) var paragraphs: Deque<Paragraph> = [Paragraph()]
     /// The number of the first paragraph still held (= paragraphs evicted so far).
@@ -206,6 +221,7 @@ public struct StyledDocument: Sendable {
         paragraphs[paragraphs.count - 1].isClosed = true
         isFinished = true
         provisionalStart = nil  // what is shown at the end is final
+        provisionalOffset = 0
     }
 
     private mutating func appendSanitised(_ style: StyleID) {
@@ -278,17 +294,19 @@ public struct StyledDocument: Sendable {
         if let fill = format.fill { _ = styles.intern(fill.style) }
     }
 
-    /// Makes the open paragraph and everything appended after it provisional (see
-    /// ``provisionalStart``). Call ``discardProvisional()`` before appending final text again.
+    /// Makes everything appended from now on provisional (see ``provisionalStart``):
+    /// the open paragraph's text so far stays final (``provisionalOffset``). Call
+    /// ``discardProvisional()`` before appending final text again.
     ///
     /// - Complexity: O(1).
     public mutating func markProvisional() {
         precondition(provisionalStart == nil, "already provisional")
         provisionalStart = firstParagraph + paragraphs.count - 1
+        provisionalOffset = paragraphs[paragraphs.count - 1].text.count
     }
 
-    /// Removes the provisional paragraphs (see ``markProvisional()``): the text is
-    /// as it was before them, with an empty open paragraph in plain format.
+    /// Removes the provisional text (see ``markProvisional()``): the document is as
+    /// it was before it, its open paragraph as it was (in plain format if empty).
     ///
     /// - Complexity: O(k) in the paragraphs removed.
     public mutating func discardProvisional() {
@@ -296,8 +314,16 @@ public struct StyledDocument: Sendable {
         provisionalStart = nil
         let keep = start - firstParagraph
         var removed = 0
-        while paragraphs.count > keep { removed += paragraphs.removeLast().text.count }
-        paragraphs.append(Paragraph())
+        while paragraphs.count > keep + 1 { removed += paragraphs.removeLast().text.count }
+        if provisionalOffset == 0 {
+            removed += paragraphs.removeLast().text.count
+            paragraphs.append(Paragraph())
+        } else {
+            // The open paragraph's final part stays, open again, in its format.
+            let k = paragraphs.count - 1
+            removed += paragraphs[k].truncate(to: provisionalOffset)
+        }
+        provisionalOffset = 0
         byteCount -= removed
         totalBytes -= removed
         sanitizer = ControlSanitizer()
@@ -339,7 +365,10 @@ public struct StyledDocument: Sendable {
         #if STREAMRENDER_INVARIANT_CHECKS
         precondition(!paragraphs.isEmpty, "there is always an open paragraph")
         precondition(firstParagraph == evictedParagraphs)
-        if let provisionalStart { precondition(paragraphNumbers.contains(provisionalStart), "provisional text is held") }
+        if let provisionalStart {
+            precondition(paragraphNumbers.contains(provisionalStart), "provisional text is held")
+            precondition(provisionalOffset <= self[paragraph: provisionalStart].text.count, "the final part is held")
+        }
         var bytes = 0
         for (k, p) in paragraphs.enumerated() {
             let isLast = k == paragraphs.count - 1

@@ -39,6 +39,47 @@ import Testing
         #expect(shown.contains("Done."))
     }
 
+    /// A paragraph far longer than the live region reaches the scrollback while it
+    /// streams (its parts are final as they are parsed), reflowed as one paragraph;
+    /// plain output prints its lines before it ends.
+    @Test func aLongParagraphReachesTheScrollbackWhileItStreams() {
+        let answer = (0..<900).map { "word\($0)" + ($0 % 9 == 8 ? "\n" : " ") }.joined() + "\n\nEnd.\n"
+        var printer = PlainTextPrinter(settings: LayoutSettings(width: 40), markdown: MarkdownOptions())
+        var early = ""
+        for k in stride(from: 0, to: answer.utf8.count / 2, by: 16) {
+            early += printer.append(String(decoding: Array(answer.utf8)[k..<k + 16], as: UTF8.self))
+        }
+        #expect(early.hasPrefix("word0 word1 word2 word3 word4 word5\n"), "\(early.prefix(80).debugDescription)")
+        var whole = PlainTextPrinter(settings: LayoutSettings(width: 40), markdown: MarkdownOptions())
+        var want = (whole.append(answer) + whole.finish()).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if want.last == "" { want.removeLast() }
+        #expect(want.count > 150 && want[0] == "word0 word1 word2 word3 word4 word5", "\(want.prefix(2))")
+
+        let (r, sink, _) = StreamRendererTests.renderer(.inline, width: 40, height: 6)
+        var model = ModelTerminal(width: 40, height: 6, policy: .grapheme)
+        let stream = anthropicStream(stride(from: 0, to: answer.utf8.count, by: 16).map {
+            String(decoding: Array(answer.utf8)[$0..<min(answer.utf8.count, $0 + 16)], as: UTF8.self)
+        })
+        let seed = TestSeed.base(0x4D44_0004)
+        var rng = SeededGenerator(seed: seed)
+        let pieces = randomChunks(stream, using: &rng, maxChunk: 64)
+        for (k, chunk) in pieces.enumerated() {
+            r.feed(chunk)
+            r.tick(now: .seconds(k))
+            model.apply(sink.bytes)
+            sink.removeAll()
+            if k == pieces.count / 2 {
+                #expect(model.scrollback.count > 40, "halfway, \(model.scrollback.count) lines in the scrollback")
+                #expect(model.scrollback.first.map(InlineViewTests.trimmed) == want[0])
+            }
+        }
+        r.finish()
+        model.apply(sink.bytes)
+        var got = (model.scrollback + model.rows.prefix(model.row)).map(InlineViewTests.trimmed)
+        while got.last == "" { got.removeLast() }
+        #expect(got == want, "seed \(seed)")
+    }
+
     /// Every chunking of a markdown answer leaves the same screen and scrollback, equal
     /// to the one-shot rendering of the whole text, with frames drawn along the way.
     @Test func theLiveViewLeavesTheOneShotRendering() {

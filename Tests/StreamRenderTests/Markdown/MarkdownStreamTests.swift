@@ -28,7 +28,7 @@ func streamMarkdown(_ pieces: [String], options: MarkdownOptions = MarkdownOptio
         if provisional { _ = stream.provisionalLines() }
     }
     lines += stream.finish()
-    return lines
+    return MarkdownStream.merged(lines)
 }
 
 func firstDifference(_ a: [StyledLine], _ b: [StyledLine]) -> String? {
@@ -69,10 +69,10 @@ func streamSteps(_ pieces: [String], options: MarkdownOptions = MarkdownOptions(
     var steps: [[StyledLine]] = []
     for piece in pieces {
         finals += stream.append(piece)
-        steps.append(finals + stream.provisionalLines())
+        steps.append(MarkdownStream.merged(finals + stream.provisionalLines()))
     }
     finals += stream.finish()
-    return (steps, finals)
+    return (steps, MarkdownStream.merged(finals))
 }
 
 func text(_ lines: [StyledLine]) -> String { lines.map(\.plainText).joined(separator: "\n") }
@@ -197,12 +197,15 @@ func text(_ lines: [StyledLine]) -> String { lines.map(\.plainText).joined(separ
     @Test func aLongParagraphIsSplitAndStillEqualsOneShot() {
         let words = (0..<900).map { "word\($0)" + ($0 % 9 == 0 ? "\n" : " ") }.joined()
         var stream = MarkdownStream()
-        var largest = 0
+        var largest = 0, finalBeforeEnd: [StyledLine] = []
         for k in stride(from: 0, to: words.utf8.count, by: 4) {
             let piece = String(decoding: Array(words.utf8)[k..<min(words.utf8.count, k + 4)], as: UTF8.self)
-            _ = stream.append(piece)
+            finalBeforeEnd += stream.append(piece)
             largest = max(largest, stream.openRegionBytes)
         }
+        // Its parts are final as they are parsed: one paragraph, continued line by line.
+        #expect(finalBeforeEnd.count >= 4 && finalBeforeEnd.allSatisfy(\.continues))
+        #expect(finalBeforeEnd.dropFirst().allSatisfy(\.joinsPrevious) && !finalBeforeEnd[0].joinsPrevious)
         // Parsed in parts (each under about 1 KB plus a line), shown as one reflowed paragraph.
         #expect(words.utf8.count > 5_000 && largest < 1_200, "the open region grew to \(largest) bytes")
         #expect(streamMarkdown(words.map(String.init), provisional: false) == MarkdownRenderer().render(words))
