@@ -91,20 +91,9 @@ import Testing
         let seed = TestSeed.base(0x4D44_0003)
         var rng = SeededGenerator(seed: seed)
         for round in 0..<8 {
-            let (r, sink, _) = StreamRendererTests.renderer(.inline, width: 50, height: 12)
-            var model = ModelTerminal(width: 50, height: 12, policy: .grapheme)
-            for (k, chunk) in randomChunks(stream, using: &rng, maxChunk: round == 0 ? 1 : 40).enumerated() {
-                r.feed(chunk)
-                r.tick(now: .seconds(k))
-                model.apply(sink.bytes)
-                sink.removeAll()
-            }
-            r.finish()
-            model.apply(sink.bytes)
-            var got = (model.scrollback + model.rows.prefix(model.row)).map(InlineViewTests.trimmed)
-            while got.last == "" { got.removeLast() }
+            let chunks = randomChunks(stream, using: &rng, maxChunk: round == 0 ? 1 : 40)
+            let got = MarkdownFinalFrameTests.finalFrame(chunks, width: 50, height: 12, format: .auto)
             #expect(got == want, "seed \(seed) round \(round)")
-            #expect(model.unknown.isEmpty && model.violations.isEmpty, "seed \(seed)")
         }
     }
 }
@@ -112,8 +101,11 @@ import Testing
 /// The final frame (scrollback and screen of the model terminal) in many chunkings,
 /// down to single bytes and mid-UTF-8, equals the one-shot rendering of md4c's parse.
 @Suite struct MarkdownFinalFrameTests {
-    static func finalFrame(_ chunks: [ArraySlice<UInt8>], width: Int, height: Int) -> [String] {
-        let (r, sink, _) = StreamRendererTests.renderer(.inline, width: width, height: height, format: .text)
+    /// What the model terminal holds after `chunks` were fed (a frame after each)
+    /// and the stream finished; a terminal sequence the model does not know fails.
+    static func finalFrame(_ chunks: [ArraySlice<UInt8>], width: Int, height: Int,
+                           format: ResponseDecoder.Format = .text) -> [String] {
+        let (r, sink, _) = StreamRendererTests.renderer(.inline, width: width, height: height, format: format)
         var model = ModelTerminal(width: width, height: height, policy: .grapheme)
         for (k, chunk) in chunks.enumerated() {
             r.feed(chunk)
@@ -123,6 +115,7 @@ import Testing
         }
         r.finish()
         model.apply(sink.bytes)
+        #expect(model.unknown.isEmpty && model.violations.isEmpty)
         var got = (model.scrollback + model.rows.prefix(model.row)).map(InlineViewTests.trimmed)
         while got.last == "" { got.removeLast() }
         return got
