@@ -92,12 +92,18 @@ public struct DocumentLayout {
         // Provisional paragraphs are never laid out here: they may still be replaced.
         let end = document.provisionalStart ?? numbers.upperBound
         sawProvisional = document.provisionalStart != nil
-        while openParagraph < end {
+        // Provisional text may continue the open paragraph: its final part is laid
+        // out here (as an open paragraph's text), the rest only on demand.
+        let finalPart = document.provisionalOffset > 0 && numbers.contains(end) ? document.provisionalOffset : nil
+        while openParagraph < end || (openParagraph == end && finalPart != nil) {
             let number = openParagraph
+            let part = number == end ? finalPart : nil
             if open.segmented == 0 && !open.isDone { setWidths(&open, for: number, in: document) }
             let isClosed = document.withText(ofParagraph: number) { text, isClosed in
-                if !isClosed || !Self.showsNoLines(number, in: document) {
-                    open.advance(text, closed: isClosed, breakers: breakers) { line in
+                let closedNow = isClosed && part == nil
+                if !closedNow || !Self.showsNoLines(number, in: document) {
+                    let text = part.map { UnsafeBufferPointer(rebasing: text[..<$0]) } ?? text
+                    open.advance(text, closed: closedNow, breakers: breakers) { line in
                         var line = line
                         line.paragraph = number
                         openLines.append(LineRecord(line))
@@ -106,30 +112,13 @@ public struct DocumentLayout {
                         commit(line)
                     }
                 }
-                return isClosed
+                return closedNow
             }
             guard isClosed else { break }
             closed.append(ParagraphLines(lines: openLines, generation: generation))
             openLines.removeAll(keepingCapacity: true)
             openParagraph += 1
             open.reset()
-        }
-        // Provisional text that continues the open paragraph: its final part is laid
-        // out (as an open paragraph's text), the rest only on demand.
-        if openParagraph == end, document.provisionalOffset > 0, document.paragraphNumbers.contains(end) {
-            let number = end
-            if open.segmented == 0 && !open.isDone { setWidths(&open, for: number, in: document) }
-            document.withText(ofParagraph: number) { text, _ in
-                open.advance(UnsafeBufferPointer(rebasing: text[..<document.provisionalOffset]), closed: false,
-                             breakers: breakers) { line in
-                    var line = line
-                    line.paragraph = number
-                    openLines.append(LineRecord(line))
-                    lineCount += 1
-                    committedLineCount += 1
-                    commit(line)
-                }
-            }
         }
     }
 
