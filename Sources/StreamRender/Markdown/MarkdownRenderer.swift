@@ -85,7 +85,6 @@ public final class MarkdownRenderer {
         var lines: [StyledLine]
         /// For a list: bullet mark or ordered delimiter, ordered or not, start, items.
         var list: ListInfo?
-        var isFencedCode = false
     }
 
     struct ListInfo: Equatable {
@@ -100,25 +99,28 @@ public final class MarkdownRenderer {
     /// - Complexity: O(n) in the bytes of `text`, plus its tables' cells.
     public func render(_ text: String) -> [StyledLine] {
         var bytes = Array(text.utf8)
-        return join(blocks(&bytes, count: bytes.count), continuing: false)
+        var lines: [StyledLine] = []
+        for (k, block) in blocks(&bytes, count: bytes.count).enumerated() {
+            if k > 0 { lines.append(.blank) }
+            lines += block.lines
+        }
+        return lines
     }
 
     /// The blocks of `text[0..<count]` (`text` gets a NUL after `count`: md4c reads
     /// one byte past the end it is given). `listStart` renumbers a first ordered list.
-    func blocks(_ text: inout [UInt8], count: Int, skip: Int = 0, listStart: Int? = nil) -> [Block] {
+    func blocks(_ text: inout [UInt8], count: Int, listStart: Int? = nil) -> [Block] {
         guard let tree = parseTree(&text, count: count)?.root else { return [] }
         var result: [Block] = []
-        for (k, node) in tree.children.enumerated() where k >= skip {
+        for (k, node) in tree.children.enumerated() {
             var list: ListInfo?
             var start: Int?
             if case .list(let ordered, let mark, let first) = node.kind {
-                start = (k == skip ? listStart : nil) ?? first
+                start = (k == 0 ? listStart : nil) ?? first
                 list = ListInfo(ordered: ordered, mark: mark, start: start!, items: node.children.count)
             }
-            var isFenced = false
-            if case .code(_, let fenced) = node.kind { isFenced = fenced }
             result.append(Block(lines: render(node, base: .plain, depth: 0, width: options.width, start: start),
-                                list: list, isFencedCode: isFenced))
+                                list: list))
         }
         return result
     }
@@ -128,18 +130,6 @@ public final class MarkdownRenderer {
     func shape(_ text: inout [UInt8], count: Int) -> (blocks: [Node], endsInRaw: Bool) {
         guard let (tree, raw) = parseTree(&text, count: count, structureOnly: true) else { return ([], false) }
         return (tree.children, raw)
-    }
-
-    /// Blocks joined by blank lines (`continuing`: the first joins the previous
-    /// output without one).
-    func join(_ blocks: [Block], continuing: Bool) -> [StyledLine] {
-        var lines: [StyledLine] = []
-        for (k, block) in blocks.enumerated() {
-            if k > 0 { lines.append(.blank) }
-            lines += block.lines
-        }
-        _ = continuing
-        return lines
     }
 
     // MARK: - Lines of a fenced code block (shared with the stream's fence bypass)
@@ -240,7 +230,6 @@ public final class MarkdownRenderer {
 
         func text(_ type: MD_TEXTTYPE, _ s: String) {
             let node = leaf()
-            if structureOnly { return }
             if node.isRaw {
                 node.raw += s
                 return

@@ -56,9 +56,8 @@ public struct MarkdownStream {
     private var lastLineBackslash = false
     /// The last line ends with two spaces (a hard line break follows it).
     private var lastLineHardBreak = false
-    /// A paragraph split at a soft break: the rendering of its part so far, held back
-    /// to be joined (with the space the soft break is) to the first line of the rest.
-    /// The last final line continues its paragraph: the next block's first line joins it.
+    /// The last final line continues its paragraph (split at a soft break): the next
+    /// block's first line joins it, with the space the soft break is.
     private var joinPending = false
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
@@ -177,7 +176,7 @@ public struct MarkdownStream {
         }
         if !blank && allPlain && !lastLineBlank && region.count >= Self.splitThreshold && Self.isPlainLine(line)
             && inline.isBalanced && !lastLineBackslash && !lastLineHardBreak {
-            cut(holdingLastLine: true)
+            cut(continuing: true)
             start(line, continuing: .paragraph)
             return
         }
@@ -226,18 +225,18 @@ public struct MarkdownStream {
     /// Renders the region as final; returns the number the next item of its last
     /// list would have.
     ///
-    /// `holdingLastLine`: the region is a paragraph split at a soft break; its last
-    /// line is held back (``carry``) to be joined to the rest.
+    /// `continuing`: the region is a paragraph split at a soft break; its last line
+    /// ``StyledLine/continues`` and the next block's first line joins it.
     @discardableResult
-    private mutating func cut(holdingLastLine: Bool = false) -> Int {
+    private mutating func cut(continuing: Bool = false) -> Int {
         scratch.removeAll(keepingCapacity: true)
         scratch += definitions
         scratch += region
         let blocks = renderer.blocks(&scratch, count: scratch.count, listStart: listStart)
         var lines: [StyledLine] = []
         compose(blocks, into: &lines, emitted: &emittedBlocks)
-        if holdingLastLine, !lines.isEmpty { lines[lines.count - 1].continues = true }
-        joinPending = holdingLastLine && !lines.isEmpty
+        if continuing, !lines.isEmpty { lines[lines.count - 1].continues = true }
+        joinPending = continuing && !lines.isEmpty
         finals += lines
         if blocks.isEmpty, region.first(where: { $0 != 0x20 }) == UInt8(ascii: "["), definitions.count + region.count <= Self.maximumDefinitionBytes {
             // Link reference definitions only: later regions are parsed after them.
