@@ -238,7 +238,17 @@ public struct DocumentLayout {
     /// - Complexity: O(v + c + t) in the bytes of the paragraphs visited, the current
     ///   line and the unfinished tail.
     public mutating func tailLines(_ count: Int, in document: StyledDocument) -> [VisualLine] {
-        var result = Array(provisionalLines(in: document).suffix(count))
+        tail(count, in: document).lines
+    }
+
+    /// The last `count` lines, as ``tailLines(_:in:)``, and the number of lines
+    /// reported final since the start plus the provisional ones (the index after the
+    /// last line), laying the unfinished tail out once for both.
+    ///
+    /// - Complexity: as ``tailLines(_:in:)``.
+    public mutating func tail(_ count: Int, in document: StyledDocument) -> (lines: [VisualLine], end: Int) {
+        let provisional = provisionalLines(in: document)
+        var result = Array(provisional.suffix(count))
         var chunks: [[VisualLine]] = []
         var have = result.count
         if have < count {
@@ -256,7 +266,7 @@ public struct DocumentLayout {
             k -= 1
         }
         result = chunks.reversed().flatMap { $0 } + result
-        return result
+        return (result, committedLineCount + provisional.count)
     }
 
     /// The final lines whose text goes past `position` (all of them when `position`

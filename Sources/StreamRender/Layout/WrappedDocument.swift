@@ -158,6 +158,14 @@ public struct WrappedDocument {
         layout.tailLines(count, in: document)
     }
 
+    /// The last `count` lines and the index after the last line (see
+    /// ``DocumentLayout/tail(_:in:)``).
+    ///
+    /// - Complexity: as ``tailLines(_:)``.
+    public mutating func tail(_ count: Int) -> (lines: [VisualLine], end: Int) {
+        layout.tail(count, in: document)
+    }
+
     /// The final lines whose text goes past `position` (see ``DocumentLayout/finalLines(after:in:)``).
     ///
     /// - Complexity: O(b + l) in the bytes re-wrapped and the lines returned.

@@ -56,8 +56,7 @@ public struct FullscreenView {
             entered = true
         }
         view.updateProvisional()
-        let lines = view.tailLines(height)
-        let total = view.layout.committedLineCount + view.layout.provisionalLines(in: view.document).count
+        let (lines, total) = view.tail(height)
         let top = max(0, total - lines.count)
         var next = Frame(width: width, height: height)
         for (k, line) in lines.enumerated() {
