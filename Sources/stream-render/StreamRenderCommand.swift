@@ -70,7 +70,8 @@ struct StreamRenderCommand: ParsableCommand {
         empty; 2 usage error; 3 the input could not be read; 128+N ended by signal N \
         (130: Ctrl-C), after showing everything that had arrived.
         """,
-        version: StreamRenderVersion.string
+        version: StreamRenderVersion.string,
+        subcommands: [TokensCommand.self]
     )
 
     @Argument(help: "An SSE stream or text file; '-' or absent for standard input.")
@@ -291,19 +292,32 @@ struct StreamRenderCommand: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // `tokens` is dispatched by hand: the root command's optional FILE argument
+        // would otherwise take the subcommand's name as a file name.
+        if arguments.first == "tokens" {
+            run(TokensCommand.self, Array(arguments.dropFirst()))
+        } else {
+            run(StreamRenderCommand.self, arguments)
+        }
+    }
+
+    static func run<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [String]) -> Never {
         do {
-            var command = try StreamRenderCommand.parseAsRoot()
+            var command = try type.parseAsRoot(arguments)
             try command.run()
+            Foundation_exit(0)
         } catch let exit as ExitCode {
             Foundation_exit(exit.rawValue)
         } catch {
-            let code = StreamRenderCommand.exitCode(for: error)
+            let code = type.exitCode(for: error)
             if code == .success {
-                print(StreamRenderCommand.fullMessage(for: error))
+                print(type.fullMessage(for: error))
                 Foundation_exit(0)
             }
-            let message = StreamRenderCommand.message(for: error)
-            StreamRenderCommand.error("\(message) (see 'stream-render --help')")
+            let message = type.message(for: error)
+            let help = type == StreamRenderCommand.self ? "stream-render --help" : "stream-render tokens --help"
+            StreamRenderCommand.error("\(message) (see '\(help)')")
             Foundation_exit(code == .validationFailure ? ExitStatus.usage.rawValue : (code.rawValue == 0 ? 1 : code.rawValue))
         }
     }

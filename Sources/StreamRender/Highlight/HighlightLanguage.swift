@@ -1,0 +1,71 @@
+/// A language the highlighter knows, with the names a code fence may give it.
+public struct HighlightLanguage: Sendable, CustomStringConvertible {
+    /// The canonical name (`swift`, `cpp`, `console`).
+    public let name: String
+    /// Other fence names for it (`py`, `c++`, `shell-session`).
+    public let aliases: [String]
+    let lexer: any LineLexer
+
+    init(_ name: String, aliases: [String] = [], lexer: any LineLexer) {
+        self.name = name
+        self.aliases = aliases
+        self.lexer = lexer
+    }
+
+    public var description: String { name }
+
+    /// Every language, in the order `stream-render tokens --help` lists them.
+    ///
+    /// Adding a language is one file in `Highlight/Languages/` and one line here.
+    public static let all: [HighlightLanguage] = [
+        HighlightLanguage("swift", lexer: SwiftLexer()),
+        HighlightLanguage("python", aliases: ["py", "python3", "py3", "pyi", "sage"], lexer: PythonLexer()),
+        HighlightLanguage("javascript", aliases: ["js", "jsx", "mjs", "cjs", "node"], lexer: JavaScriptLexer(typescript: false)),
+        HighlightLanguage("typescript", aliases: ["ts", "tsx", "mts", "cts"], lexer: JavaScriptLexer(typescript: true)),
+        HighlightLanguage("json", aliases: ["jsonc", "json5", "jsonl", "ndjson", "geojson"], lexer: JSONLexer()),
+        HighlightLanguage("bash", aliases: ["sh", "zsh", "shell", "ksh", "shellscript", "env"], lexer: BashLexer()),
+        HighlightLanguage("console", aliases: ["shell-session", "shellsession", "sh-session", "terminal", "bash-session"],
+                          lexer: ConsoleLexer()),
+        HighlightLanguage("rust", aliases: ["rs"], lexer: RustLexer()),
+        HighlightLanguage("go", aliases: ["golang"], lexer: GoLexer()),
+        HighlightLanguage("c", aliases: ["h"], lexer: CLexer()),
+        HighlightLanguage("cpp", aliases: ["c++", "cxx", "cc", "hpp", "hxx", "h++"], lexer: CppLexer()),
+        HighlightLanguage("java", lexer: JavaLexer()),
+        HighlightLanguage("kotlin", aliases: ["kt", "kts"], lexer: KotlinLexer()),
+        HighlightLanguage("csharp", aliases: ["cs", "c#"], lexer: CSharpLexer()),
+        HighlightLanguage("ruby", aliases: ["rb", "gemfile", "rake"], lexer: RubyLexer()),
+        HighlightLanguage("php", lexer: PHPLexer()),
+        HighlightLanguage("sql", aliases: ["mysql", "postgresql", "postgres", "sqlite", "plpgsql"], lexer: SQLLexer()),
+        HighlightLanguage("yaml", aliases: ["yml"], lexer: YAMLLexer()),
+        HighlightLanguage("toml", lexer: TOMLLexer()),
+        HighlightLanguage("html", aliases: ["htm", "xhtml"], lexer: MarkupLexer(html: true)),
+        HighlightLanguage("xml", aliases: ["svg", "plist", "xsd", "xsl", "rss", "atom"], lexer: MarkupLexer(html: false)),
+        HighlightLanguage("css", lexer: CSSLexer()),
+        HighlightLanguage("diff", aliases: ["patch", "udiff"], lexer: DiffLexer()),
+        HighlightLanguage("dockerfile", aliases: ["docker", "containerfile"], lexer: DockerfileLexer()),
+        HighlightLanguage("makefile", aliases: ["make", "mk", "mf", "gnumakefile"], lexer: MakefileLexer()),
+        HighlightLanguage("markdown", aliases: ["md", "mdown", "mkd"], lexer: MarkdownLexer()),
+    ]
+
+    private static let byName: [String: HighlightLanguage] = {
+        var table: [String: HighlightLanguage] = [:]
+        for language in all {
+            table[language.name] = language
+            for alias in language.aliases { table[alias] = language }
+        }
+        return table
+    }()
+
+    /// The language a code fence's info string names, if it is one we know: its
+    /// first word, ignoring case and the `{.lang}` / `language-` spellings.
+    ///
+    /// - Complexity: O(n) in the info string's length.
+    public static func named(_ info: String) -> HighlightLanguage? {
+        var word = Substring(info)
+        word = word.drop { $0 == " " || $0 == "\t" || $0 == "{" || $0 == "." }
+        word = word.prefix { $0 != " " && $0 != "\t" && $0 != "," && $0 != "}" && $0 != "{" }
+        var key = word.lowercased()
+        if key.hasPrefix("language-") { key.removeFirst("language-".count) }
+        return byName[key]
+    }
+}

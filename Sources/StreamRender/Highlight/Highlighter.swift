@@ -1,0 +1,122 @@
+/// Highlights code line by line: each finished line is lexed once, from the state
+/// the line before left, and keeps its tokens; an unfinished line is lexed again
+/// each time it is shown, without moving the state.
+///
+/// ```swift
+/// var highlighter = Highlighter(language: HighlightLanguage.named("swift")!)
+/// let tokens = highlighter.finishLine("let x = \"hi\"")  // keyword, plain, operator, string
+/// ```
+public struct Highlighter: Sendable {
+    public let language: HighlightLanguage
+    /// The state the next line starts in.
+    public private(set) var state = LexState.initial
+    /// Finished lines lexed so far (each exactly once).
+    public private(set) var linesLexed = 0
+
+    public init(language: HighlightLanguage) {
+        self.language = language
+    }
+
+    /// Lexes a finished line (without its line break) and moves to the next line.
+    /// Offsets are UTF-8 byte offsets in `line`.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    public mutating func finishLine(_ line: String) -> [Token] {
+        linesLexed += 1
+        var line = line
+        var state = self.state
+        let tokens = line.withUTF8 { Self.lex($0, language.lexer, state: &state, offset: 0) }
+        self.state = state
+        return tokens
+    }
+
+    /// The tokens of an unfinished line as it stands; the state does not move.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    public func peekLine(_ line: String) -> [Token] {
+        var line = line
+        var state = self.state
+        return line.withUTF8 { Self.lex($0, language.lexer, state: &state, offset: 0) }
+    }
+
+    /// The tokens of a whole text in one pass (lines split at LF; a CR before it is
+    /// part of no token). Offsets are UTF-8 byte offsets in `text`.
+    ///
+    /// - Complexity: O(n) in the text's bytes.
+    public static func tokens(in text: String, language: HighlightLanguage) -> [Token] {
+        var stream = TokenStream(language: language)
+        var tokens = stream.append(Array(text.utf8))
+        tokens += stream.finish()
+        return tokens
+    }
+
+    static func lex(_ line: UnsafeBufferPointer<UInt8>, _ lexer: any LineLexer, state: inout LexState, offset: Int) -> [Token] {
+        var sink = TokenSink()
+        sink.offset = offset
+        var body = line
+        if let last = body.last, last == 0x0D { body = UnsafeBufferPointer(rebasing: body.dropLast()) }
+        lexer.lex(body, state: &state, into: &sink)
+        return sink.tokens
+    }
+}
+
+/// Tokens of a text arriving in pieces of any size (a line completes when its LF
+/// arrives): the tokens of each line as it completes, with offsets in the whole text.
+///
+/// For every way of cutting the text, the tokens are those of one pass, and each
+/// line is lexed once.
+public struct TokenStream: Sendable {
+    public private(set) var highlighter: Highlighter
+    private var partial: [UInt8] = []
+    /// The offset of the unfinished line in the whole text.
+    private var lineStart = 0
+
+    public init(language: HighlightLanguage) {
+        highlighter = Highlighter(language: language)
+    }
+
+    /// Finished lines lexed so far.
+    public var linesLexed: Int { highlighter.linesLexed }
+
+    /// Appends bytes; returns the tokens of the lines they complete.
+    ///
+    /// - Complexity: O(n) in the bytes appended plus the unfinished line they complete.
+    public mutating func append(_ bytes: some Collection<UInt8>) -> [Token] {
+        var tokens: [Token] = []
+        var rest = bytes[...]
+        while let newline = rest.firstIndex(of: 0x0A) {
+            partial.append(contentsOf: rest[...newline])
+            tokens += lexPartial(dropLast: true)
+            rest = rest[rest.index(after: newline)...]
+        }
+        partial.append(contentsOf: rest)
+        return tokens
+    }
+
+    /// Ends the text: the tokens of its last line, if it did not end with a line break.
+    ///
+    /// - Complexity: O(n) in the unfinished line's bytes.
+    public mutating func finish() -> [Token] {
+        partial.isEmpty ? [] : lexPartial(dropLast: false)
+    }
+
+    private mutating func lexPartial(dropLast: Bool) -> [Token] {
+        var state = highlighter.state
+        let lexer = highlighter.language.lexer
+        let start = lineStart
+        let tokens = partial.withUnsafeBufferPointer { buffer in
+            Highlighter.lex(dropLast ? UnsafeBufferPointer(rebasing: buffer.dropLast()) : buffer, lexer, state: &state, offset: start)
+        }
+        highlighter.advance(to: state)
+        lineStart += partial.count
+        partial.removeAll(keepingCapacity: true)
+        return tokens
+    }
+}
+
+extension Highlighter {
+    mutating func advance(to state: LexState) {
+        self.state = state
+        linesLexed += 1
+    }
+}

@@ -1,0 +1,4 @@
+/// Not written yet: every byte is plain.
+struct GoLexer: LineLexer {
+    func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {}
+}
