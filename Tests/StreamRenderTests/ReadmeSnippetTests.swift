@@ -16,6 +16,15 @@ import StreamRender
         return (text, outcome)
     }
 
+    // README snippet 2 begin
+    static func highlightSnippet() -> [Token] {
+        var highlighter = Highlighter(language: HighlightLanguage.named("py")!)
+        let tokens = highlighter.finishLine("def greet(name):")  // a finished line: lexed once
+        for token in tokens { print(token) }                     // "0 3 keyword", "4 9 function", ...
+        // README snippet 2 end
+        return tokens
+    }
+
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -28,6 +37,18 @@ import StreamRender
         let body = source.components(separatedBy: "// README snippet begin\n")[1].components(separatedBy: "// README snippet end")[0]
         let compiled = body.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(documented == compiled)
+    }
+
+    @Test func theHighlighterSnippetIsTheCompiledOneAndPrintsWhatItSays() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(2).first?.components(separatedBy: "```").first)
+        let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let body = source.components(separatedBy: "// README snippet 2 begin\n")[1].components(separatedBy: "// README snippet 2 end")[0]
+        let compiled = body.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(documented == compiled)
+        let tokens = Self.highlightSnippet().map(\.description)
+        #expect(tokens.prefix(2) == ["0 3 keyword", "4 9 function"], "\(tokens)")
     }
 
     @Test func theSnippetShowsTheWholeAnswer() {

@@ -15,10 +15,76 @@ struct Check {
 
 var checks: [Check] = []
 
+/// Prints the checks; exits 1 when a target is missed.
+func report(_ checks: [Check]) -> Never {
+    var failed = false
+    for check in checks {
+        guard let target = check.target else {
+            print(String(format: "RECORD %@: %.2f", check.name, check.ratio))
+            print("     \(check.detail)")
+            continue
+        }
+        let ok = check.ratio >= target
+        failed = failed || !ok
+        print(String(format: "%@ %@: %.2f (target >= %.0f)", ok ? "PASS" : "FAIL", check.name, check.ratio, target))
+        print("     \(check.detail)")
+    }
+    exit(failed ? 1 : 0)
+}
+
 // `benchmark-ratios pipeline` runs only the issue 9 checks (the whole pipeline).
 let onlyPipeline = CommandLine.arguments.dropFirst().first == "pipeline"
 // `benchmark-ratios markdown` runs only the issue 10 checks (library level).
 let onlyMarkdown = CommandLine.arguments.dropFirst().first == "markdown"
+
+// Issue 11: highlighting. One pass over each language's corpus (at least 50 MB/s),
+// and per-delta cost along an 800-line fence of each language (last 100 lines within
+// 1.5x of the first 100). `benchmark-ratios highlight` runs only these.
+if CommandLine.arguments.dropFirst().first == "highlight" || CommandLine.arguments.count == 1 {
+    var sink = 0
+    var slowest = (name: "", mbs: Double.infinity), total = 0.0, bytes = 0
+    var rows: [String] = []
+    var worstFence = (name: "", ratio: 0.0, first: 0.0, last: 0.0)
+    for language in HighlightLanguage.all {
+        guard let corpus = Corpus.highlightCorpus(language.name) else { continue }
+        // The corpus repeated to about 1 MB, lexed in one pass.
+        let text = String(repeating: corpus, count: max(1, 1_000_000 / max(1, corpus.utf8.count)))
+        let seconds = minimumSeconds(runs: 5) { sink &+= Corpus.highlight(text, language) }
+        let mbs = Double(text.utf8.count) / 1e6 / seconds
+        total += seconds
+        bytes += text.utf8.count
+        if mbs < slowest.mbs { slowest = (language.name, mbs) }
+        rows.append(String(format: "%@ %.0f", language.name, mbs))
+
+        let fence = Corpus.pieces(Corpus.codeFence(language.name, corpus: corpus, lines: 800), size: 4)
+        let joined = fence.joined()
+        let lineStarts = joined.utf8.enumerated().filter { $0.element == 0x0A }.map { $0.offset + 1 }
+        var offsets: [Int] = []
+        var at = 0
+        for piece in fence { offsets.append(at); at += piece.utf8.count }
+        let firstRange = offsets.indices.filter { offsets[$0] >= lineStarts[0] && offsets[$0] < lineStarts[100] }
+        let lastRange = offsets.indices.filter { offsets[$0] >= lineStarts[700] && offsets[$0] < lineStarts[800] }
+        var first = Double.infinity, last = Double.infinity
+        for _ in 0..<3 {
+            let times = Corpus.perPieceSeconds(fence)
+            first = min(first, firstRange.map { times[$0] }.reduce(0, +))
+            last = min(last, lastRange.map { times[$0] }.reduce(0, +))
+        }
+        if last / first > worstFence.ratio { worstFence = (language.name, last / first, first, last) }
+    }
+    checks.append(Check(
+        name: "highlight, one pass over each language's corpus (repeated to 1 MB): slowest language MB/s / 50",
+        ratio: slowest.mbs / 50, target: 1,
+        detail: String(format: "slowest %@ %.0f MB/s; all languages %.0f MB/s; per language (MB/s): %@",
+                       slowest.name, slowest.mbs, Double(bytes) / 1e6 / total, rows.joined(separator: ", "))))
+    checks.append(Check(
+        name: "highlight, 800-line fence of each language in 4-byte deltas, open line rendered per delta: worst last 100 lines vs first 100, 1.5 / (time ratio)",
+        ratio: 1.5 / worstFence.ratio, target: 1,
+        detail: String(format: "worst %@: first 100 lines %.3f ms, last 100 %.3f ms: %.2fx",
+                       worstFence.name, worstFence.first * 1e3, worstFence.last * 1e3, worstFence.ratio)))
+    if sink == 42 { print("") }
+    if CommandLine.arguments.count > 1 { report(checks) }
+}
 
 // `benchmark-ratios profile-layout [cjk]` runs only append + layout, for perf/callgrind.
 if CommandLine.arguments.dropFirst().first == "profile-layout" {
@@ -338,16 +404,4 @@ do {
     }
 }
 
-var failed = false
-for check in checks {
-    guard let target = check.target else {
-        print(String(format: "RECORD %@: %.2f", check.name, check.ratio))
-        print("     \(check.detail)")
-        continue
-    }
-    let ok = check.ratio >= target
-    failed = failed || !ok
-    print(String(format: "%@ %@: %.2f (target >= %.0f)", ok ? "PASS" : "FAIL", check.name, check.ratio, target))
-    print("     \(check.detail)")
-}
-exit(failed ? 1 : 0)
+report(checks)

@@ -139,11 +139,38 @@ public final class MarkdownRenderer {
         StyledLine(spans: [.init(clean(language, tabs: false), style: options.theme.codeLanguage)])
     }
 
-    /// One line of code: kept as it is (tabs and indentation), wrapped lines marked.
-    func codeLine(_ text: String, base: Style = .plain) -> StyledLine {
+    /// One line of code: kept as it is (tabs and indentation), wrapped lines marked,
+    /// coloured by `tokens` (UTF-8 offsets in `text`; bytes in no token are plain).
+    func codeLine(_ text: String, tokens: [Token] = [], base: Style = .plain) -> StyledLine {
         let format = ParagraphFormat(continuationPrefix: [.init("↪ ", style: options.theme.codeContinuation)])
-        let content = clean(text, tabs: true)
-        return StyledLine(format: format, spans: content.isEmpty ? [] : [.init(content, style: base.merged(with: options.theme.codeBlock))])
+        let codeBase = base.merged(with: options.theme.codeBlock)
+        if tokens.isEmpty {
+            let content = clean(text, tabs: true)
+            return StyledLine(format: format, spans: content.isEmpty ? [] : [.init(content, style: codeBase)])
+        }
+        let bytes = Array(text.utf8)
+        var spans: [StyledLine.Span] = []
+        var done = 0
+        func add(upTo end: Int, _ style: Style) {
+            // A token boundary inside a character (a lexer's stray byte) moves past it.
+            var end = min(end, bytes.count)
+            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            guard end > done else { return }
+            let piece = clean(String(decoding: bytes[done..<end], as: UTF8.self), tabs: true)
+            done = end
+            if let last = spans.last, last.style == style {
+                spans[spans.count - 1] = .init(last.text + piece, style: style)
+            } else {
+                spans.append(.init(piece, style: style))
+            }
+        }
+        let theme = options.theme.code
+        for token in tokens {
+            add(upTo: token.start, codeBase)
+            add(upTo: token.end, token.kind == .plain ? codeBase : codeBase.merged(with: theme[token.kind]))
+        }
+        add(upTo: bytes.count, codeBase)
+        return StyledLine(format: format, spans: spans)
     }
 
     // MARK: - Parsing into a tree
@@ -413,8 +440,10 @@ public final class MarkdownRenderer {
             var raw = node.raw
             if raw.hasSuffix("\n") { raw.removeLast() }
             if !node.raw.isEmpty {
+                var highlighter = HighlightLanguage.named(language).map(Highlighter.init)
                 for line in raw.split(separator: "\n", omittingEmptySubsequences: false) {
-                    lines.append(codeLine(String(line), base: base))
+                    let line = String(line)
+                    lines.append(codeLine(line, tokens: highlighter?.finishLine(line) ?? [], base: base))
                 }
             }
             return lines

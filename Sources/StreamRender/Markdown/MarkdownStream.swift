@@ -47,6 +47,10 @@ public struct MarkdownStream {
     private var region: [UInt8] = []
     private var partial: [UInt8] = []
     private var fence: Fence?
+    /// The open fence's highlighter (nil: no language, or one we do not know).
+    private var highlighter: Highlighter?
+    /// Finished fence lines given to a highlighter: each once (tests count them).
+    private(set) var highlightedLines = 0
     private var continuation: Continuation?
     /// Whether any block has been output (the next one is preceded by a blank line).
     private var emittedBlocks = false
@@ -135,7 +139,10 @@ public struct MarkdownStream {
             if Self.closes(line, f) {
                 fence = nil
             } else {
-                finals.append(renderer.codeLine(String(decoding: Self.strip(line, f.indent), as: UTF8.self)))
+                let code = String(decoding: Self.strip(line, f.indent), as: UTF8.self)
+                let tokens = highlighter?.finishLine(code) ?? []
+                if highlighter != nil { highlightedLines += 1 }
+                finals.append(renderer.codeLine(code, tokens: tokens))
             }
             return
         }
@@ -197,6 +204,7 @@ public struct MarkdownStream {
                 emittedBlocks = true
                 if !language.isEmpty { finals.append(renderer.codeLabel(language)) }
                 fence = opener
+                highlighter = HighlightLanguage.named(language).map(Highlighter.init)
                 continuation = nil
                 return
             }
@@ -322,7 +330,8 @@ public struct MarkdownStream {
     public mutating func provisionalLines() -> [StyledLine] {
         if let f = fence {
             if partial.isEmpty || Self.mayClose(partial, f) { return [] }
-            return [renderer.codeLine(String(decoding: Self.strip(partial, f.indent), as: UTF8.self))]
+            let code = String(decoding: Self.strip(partial, f.indent), as: UTF8.self)
+            return [renderer.codeLine(code, tokens: highlighter?.peekLine(code) ?? [])]
         }
         var text = definitions
         let bodyStart = text.count

@@ -30,6 +30,8 @@ public struct MarkdownTheme: Hashable, Sendable {
     public var tableBorder: Style
     public var tableHeader: Style
     public var html: Style
+    /// Highlighted code in fenced blocks with a known language.
+    public var code: CodeTheme
 
     /// The themes by name, for `--theme`.
     public static let all: [MarkdownTheme] = [.dark, .light, .monochrome]
@@ -69,7 +71,8 @@ public struct MarkdownTheme: Hashable, Sendable {
         rule: Style(foreground: .rgb(0x80, 0x80, 0x80)),
         tableBorder: Style(foreground: .rgb(0x80, 0x80, 0x80)),
         tableHeader: Style(attributes: [.bold]),
-        html: Style(attributes: [.dim])
+        html: Style(attributes: [.dim]),
+        code: .dark
     )
 
     /// For light backgrounds.
@@ -100,7 +103,8 @@ public struct MarkdownTheme: Hashable, Sendable {
         rule: Style(foreground: .rgb(0x80, 0x80, 0x80)),
         tableBorder: Style(foreground: .rgb(0x80, 0x80, 0x80)),
         tableHeader: Style(attributes: [.bold]),
-        html: Style(attributes: [.dim])
+        html: Style(attributes: [.dim]),
+        code: .light
     )
 
     /// Attributes only (`NO_COLOR`).
@@ -131,7 +135,8 @@ public struct MarkdownTheme: Hashable, Sendable {
         rule: Style(attributes: [.dim]),
         tableBorder: Style(attributes: [.dim]),
         tableHeader: Style(attributes: [.bold]),
-        html: Style(attributes: [.dim])
+        html: Style(attributes: [.dim]),
+        code: .monochrome
     )
 }
 

@@ -1,0 +1,123 @@
+import Testing
+@testable import StreamRender
+
+/// Fenced code with a known language is highlighted as it streams.
+@Suite struct CodeHighlightTests {
+    static let answer = Fixtures.text("answers/coding-answer.md")
+
+    /// Lines inside top-level fences with a language we know.
+    static func highlightableLines(_ text: String) -> Int {
+        var count = 0
+        var open: Bool? = nil  // nil outside a fence; whether the open fence is highlighted
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                open = open == nil ? HighlightLanguage.named(String(line.dropFirst(3))) != nil : nil
+            } else if open == true {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// Streamed byte by byte with the open block rendered after every byte (as
+    /// frames do), each finished code line is lexed once.
+    @Test func aFinishedCodeLineIsNeverLexedAgain() {
+        var stream = MarkdownStream()
+        for scalar in Self.answer.unicodeScalars {
+            _ = stream.append(String(Character(scalar)))
+            _ = stream.provisionalLines()
+        }
+        _ = stream.finish()
+        let want = Self.highlightableLines(Self.answer)
+        #expect(want > 60)
+        #expect(stream.highlightedLines == want)
+    }
+
+    /// The fence's lines carry the theme's token styles, equal to the one-shot render.
+    @Test func fencedCodeIsColouredByItsTokens() throws {
+        let theme = MarkdownTheme.dark
+        let lines = streamMarkdown(["```swift\nlet x = \"a\\n\" // note\n", "```\n"])
+        let code = try #require(lines.first { $0.plainText.hasPrefix("let") })
+        let styles = code.spans.map { ($0.text, $0.style) }
+        let base = theme.codeBlock
+        #expect(styles.contains { $0.0 == "let" && $0.1 == base.merged(with: theme.code[.keyword]) } || styles.contains {
+            $0.0.hasPrefix("let") && $0.1 == base.merged(with: theme.code[.keyword]) }, "\(styles)")
+        #expect(styles.contains { $0.0.contains("\\n") && $0.1 == base.merged(with: theme.code[.stringEscape]) }, "\(styles)")
+        #expect(styles.contains { $0.0 == "// note" && $0.1 == base.merged(with: theme.code[.comment]) }, "\(styles)")
+        #expect(lines == MarkdownRenderer().render("```swift\nlet x = \"a\\n\" // note\n```\n"))
+    }
+
+    @Test func unknownOrMissingLanguagesArePlainCode() {
+        for fence in ["```\nlet x = 1\n```\n", "```brainfuck\nlet x = 1\n```\n"] {
+            let lines = streamMarkdown([fence])
+            let code = lines.first { $0.plainText == "let x = 1" }
+            #expect(code?.spans.count == 1 && code?.spans[0].style == MarkdownTheme.dark.codeBlock, "\(lines)")
+        }
+    }
+
+    /// A lexer's token boundary inside a character never splits the character.
+    @Test func tokensNeverSplitACharacter() {
+        let renderer = MarkdownRenderer()
+        let line = renderer.codeLine("aé中😀b", tokens: [Token(start: 0, end: 2, kind: .keyword), Token(start: 4, end: 6, kind: .string)])
+        #expect(line.plainText == "aé中😀b")
+        #expect(!line.spans.contains { $0.text.contains("\u{FFFD}") })
+    }
+}
+
+/// The live view shows highlighted code: coloured with colours, attributes only
+/// under NO_COLOR (read back from the model terminal).
+@Suite struct CodeHighlightLiveViewTests {
+    /// The coding answer streamed into a terminal tall enough to keep it on screen;
+    /// the styles of the cells of `needle`'s first occurrence on a line containing `context`.
+    static func cells(capabilities: TerminalCapabilities, theme: MarkdownTheme, line context: String, needle: String) -> [Style] {
+        let configuration = StreamRenderer.Configuration(
+            output: .inline, layout: LayoutSettings(width: 100, policy: .grapheme), height: 200, format: .auto,
+            capabilities: capabilities, framesPerSecond: 60, markdown: true, theme: theme)
+        let sink = BufferSink()
+        let clock = ManualClock()
+        let r = StreamRenderer(configuration: configuration, sink: sink, clock: clock)
+        var model = ModelTerminal(width: 100, height: 200, policy: .grapheme)
+        let bytes = Fixtures.data("sse/coding-answer.anthropic.sse")
+        var rng = SeededGenerator(seed: TestSeed.base(0x4849_0003))
+        for (k, chunk) in randomChunks(bytes, using: &rng, maxChunk: 200).enumerated() {
+            r.feed(chunk)
+            r.tick(now: .milliseconds(20 * k))
+            model.apply(sink.bytes)
+            sink.removeAll()
+        }
+        r.finish()
+        model.apply(sink.bytes)
+        #expect(model.unknown.isEmpty && model.violations.isEmpty, "\(model.unknown)")
+        for row in 0..<model.height {
+            let text = model.screen.text(row: row)
+            guard text.contains(context), let range = text.range(of: needle) else { continue }
+            let column = text.distance(from: text.startIndex, to: range.lowerBound)  // ASCII rows
+            return (column..<column + needle.count).map { model.styles[model.screen[row, $0].style] }
+        }
+        Issue.record("no row with \(context) and \(needle)")
+        return []
+    }
+
+    @Test func aFenceShowsColouredTokens() {
+        let theme = MarkdownTheme.dark
+        let keyword = Self.cells(capabilities: .full, theme: theme, line: "struct StreamEvent", needle: "struct")
+        #expect(!keyword.isEmpty && keyword.allSatisfy { $0.foreground == theme.code[.keyword].foreground }, "\(keyword)")
+        let string = Self.cells(capabilities: .full, theme: theme, line: "hasPrefix(", needle: "\"data: \"")
+        #expect(!string.isEmpty && string.allSatisfy { $0.foreground == theme.code[.string].foreground }, "\(string)")
+        let comment = Self.cells(capabilities: .full, theme: theme, line: "present for", needle: "// present")
+        #expect(!comment.isEmpty && comment.allSatisfy { $0.attributes.contains(.italic) }, "\(comment)")
+        #expect(theme.code[.keyword].foreground != theme.code[.string].foreground)
+    }
+
+    @Test func noColorShowsOnlyMonochromeAttributes() {
+        var capabilities = TerminalCapabilities.full
+        capabilities.colors = .none
+        let theme = MarkdownTheme.monochrome
+        let keyword = Self.cells(capabilities: capabilities, theme: theme, line: "struct StreamEvent", needle: "struct")
+        #expect(!keyword.isEmpty && keyword.allSatisfy { $0.attributes.contains(.bold) && $0.foreground == .default }, "\(keyword)")
+        let string = Self.cells(capabilities: capabilities, theme: theme, line: "hasPrefix(", needle: "\"data: \"")
+        #expect(!string.isEmpty && string.allSatisfy { $0.attributes.contains(.italic) && $0.foreground == .default }, "\(string)")
+        let plain = Self.cells(capabilities: capabilities, theme: theme, line: "struct StreamEvent", needle: "StreamEvent")
+        #expect(plain.allSatisfy { $0.foreground == .default && $0.background == .default }, "\(plain)")
+    }
+}
