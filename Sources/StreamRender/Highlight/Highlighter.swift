@@ -44,18 +44,29 @@ public struct Highlighter: Sendable {
     ///
     /// - Complexity: O(n) in the text's bytes.
     public static func tokens(in text: String, language: HighlightLanguage) -> [Token] {
-        var stream = TokenStream(language: language)
-        var tokens = stream.append(Array(text.utf8))
-        tokens += stream.finish()
-        return tokens
+        var text = text
+        return text.withUTF8 { bytes in
+            var stream = TokenStream(language: language)
+            var sink = TokenSink()
+            stream.append(bytes, into: &sink)
+            stream.finish(into: &sink)
+            return sink.tokens
+        }
     }
 
-    static func lex(_ line: UnsafeBufferPointer<UInt8>, _ lexer: any LineLexer, state: inout LexState, offset: Int) -> [Token] {
-        var sink = TokenSink()
+    /// Lexes one line (a CR at its end excluded) into `sink`, at `offset`.
+    @inline(__always)
+    static func lex(_ line: UnsafeBufferPointer<UInt8>, _ lexer: any LineLexer, state: inout LexState,
+                    offset: Int, into sink: inout TokenSink) {
         sink.offset = offset
         var body = line
         if let last = body.last, last == 0x0D { body = UnsafeBufferPointer(rebasing: body.dropLast()) }
         lexer.lex(body, state: &state, into: &sink)
+    }
+
+    static func lex(_ line: UnsafeBufferPointer<UInt8>, _ lexer: any LineLexer, state: inout LexState, offset: Int) -> [Token] {
+        var sink = TokenSink()
+        lex(line, lexer, state: &state, offset: offset, into: &sink)
         return sink.tokens
     }
 }
@@ -82,41 +93,71 @@ public struct TokenStream: Sendable {
     ///
     /// - Complexity: O(n) in the bytes appended plus the unfinished line they complete.
     public mutating func append(_ bytes: some Collection<UInt8>) -> [Token] {
-        var tokens: [Token] = []
-        var rest = bytes[...]
-        while let newline = rest.firstIndex(of: 0x0A) {
-            partial.append(contentsOf: rest[...newline])
-            tokens += lexPartial(dropLast: true)
-            rest = rest[rest.index(after: newline)...]
+        var sink = TokenSink()
+        if bytes.withContiguousStorageIfAvailable({ append($0, into: &sink) }) == nil {
+            Array(bytes).withUnsafeBufferPointer { append($0, into: &sink) }
         }
-        partial.append(contentsOf: rest)
-        return tokens
+        return sink.tokens
     }
 
     /// Ends the text: the tokens of its last line, if it did not end with a line break.
     ///
     /// - Complexity: O(n) in the unfinished line's bytes.
     public mutating func finish() -> [Token] {
-        partial.isEmpty ? [] : lexPartial(dropLast: false)
+        var sink = TokenSink()
+        finish(into: &sink)
+        return sink.tokens
     }
 
-    private mutating func lexPartial(dropLast: Bool) -> [Token] {
-        var state = highlighter.state
+    /// Appends bytes, adding the tokens of the lines they complete to `sink`. A line
+    /// wholly inside `bytes` is lexed where it is; only an unfinished line is copied.
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, into sink: inout TokenSink) {
+        guard !bytes.isEmpty else { return }
         let lexer = highlighter.language.lexer
-        let start = lineStart
-        let tokens = partial.withUnsafeBufferPointer { buffer in
-            Highlighter.lex(dropLast ? UnsafeBufferPointer(rebasing: buffer.dropLast()) : buffer, lexer, state: &state, offset: start)
+        var state = highlighter.state
+        var start = 0
+        var lines = 0
+        var newline = 0
+        while true {
+            while newline < bytes.count && bytes[newline] != 0x0A { newline += 1 }
+            guard newline < bytes.count else { break }
+            let length: Int
+            if partial.isEmpty {
+                length = newline - start
+                Highlighter.lex(UnsafeBufferPointer(rebasing: bytes[start..<newline]), lexer, state: &state,
+                                offset: lineStart, into: &sink)
+            } else {
+                partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<newline]))
+                length = partial.count
+                partial.withUnsafeBufferPointer {
+                    Highlighter.lex($0, lexer, state: &state, offset: lineStart, into: &sink)
+                }
+                partial.removeAll(keepingCapacity: true)
+            }
+            lines += 1
+            lineStart += length + 1
+            newline += 1
+            start = newline
         }
-        highlighter.advance(to: state)
+        if start < bytes.count { partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
+        highlighter.advance(to: state, lines: lines)
+    }
+
+    mutating func finish(into sink: inout TokenSink) {
+        guard !partial.isEmpty else { return }
+        var state = highlighter.state
+        partial.withUnsafeBufferPointer {
+            Highlighter.lex($0, highlighter.language.lexer, state: &state, offset: lineStart, into: &sink)
+        }
+        highlighter.advance(to: state, lines: 1)
         lineStart += partial.count
-        partial.removeAll(keepingCapacity: true)
-        return tokens
+        partial.removeAll()
     }
 }
 
 extension Highlighter {
-    mutating func advance(to state: LexState) {
+    mutating func advance(to state: LexState, lines: Int) {
         self.state = state
-        linesLexed += 1
+        linesLexed += lines
     }
 }
