@@ -9,6 +9,9 @@
 enum EmbeddedLexer {
     /// The last stack word while a language is embedded.
     static let marker: UInt16 = 0xE3B0
+    /// The most stack words an embedded state may keep: embeddings can nest (a
+    /// markdown fence inside a markdown fence), and each level adds its host words.
+    static let maxStack = 48
 
     /// Whether `state` is that of an embedded language (its host words on top).
     @inline(__always)
@@ -39,12 +42,15 @@ enum EmbeddedLexer {
         sink.offset += range.lowerBound
         lexer.lex(UnsafeBufferPointer(rebasing: line[range]), state: &inner, into: &sink)
         sink.offset = offset
+        if inner.stack.count > maxStack {
+            // Too deeply nested to keep: the embedded language starts over.
+            inner = LexState()
+        }
         state.mode = inner.mode
         state.depth = inner.depth
         state.terminator = inner.terminator
         if !(innerCount == 0 && inner.stack.isEmpty) {
-            // Bounded: the embedded lexer keeps its own stack bounded.
-            let host = Array(state.stack[innerCount...])
+                let host = Array(state.stack[innerCount...])
             state.stack = inner.stack + host
         }
     }

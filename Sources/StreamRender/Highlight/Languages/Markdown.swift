@@ -23,7 +23,6 @@ struct MarkdownLexer: LineLexer {
     private static let plainFence: UInt16 = 2
     /// Host words in an embedding fence: the language's index, the fence, the marker.
     private static let ownWords = 3
-    private static let maxStack = 48
     private static let plainNames = WordSet("text txt plaintext plain")
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
@@ -149,7 +148,7 @@ struct MarkdownLexer: LineLexer {
             return
         }
         state = LexState(mode: Self.stringFence, depth: fence)
-        guard !word.isEmpty, state.stack.count + Self.ownWords <= Self.maxStack else { return }
+        guard !word.isEmpty else { return }
         let name = String(decoding: UnsafeBufferPointer(rebasing: line[word]), as: UTF8.self)
         guard let language = HighlightLanguage.named(name),
               let index = HighlightLanguage.all.firstIndex(where: { $0.name == language.name }) else { return }

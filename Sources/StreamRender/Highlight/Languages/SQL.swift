@@ -74,7 +74,7 @@ struct SQLLexer: LineLexer {
         // A body ends at its tag's first occurrence, even inside a string or comment of the body.
         if state.mode & Self.inBody != 0 {
             let bodyTag = Self.bodyTagCount(state.terminator)
-            if let close = Self.find(state.terminator, count: bodyTag, in: line, from: 0) {
+            if let close = Self.find(state.terminator, 0..<bodyTag, in: line, from: 0) {
                 lexSpan(line, from: 0, to: close, state: &state, into: &sink)
                 sink.add(close, close + bodyTag, .string)
                 state = LexState()
@@ -101,7 +101,7 @@ struct SQLLexer: LineLexer {
         case Self.inDollarString:
             let start = c.pos
             let tagStart = body != 0 ? Self.bodyTagCount(state.terminator) + 1 : 0
-            if let close = Self.find(state.terminator, from: tagStart, in: span, from: c.pos) {
+            if let close = Self.find(state.terminator, tagStart..<state.terminator.count, in: span, from: c.pos) {
                 c.pos = close + state.terminator.count - tagStart
                 state.mode = body
                 state.terminator.removeSubrange(max(0, tagStart - 1)...)
@@ -287,24 +287,11 @@ struct SQLLexer: LineLexer {
         return true
     }
 
-    /// The first position at or after `start` where `tag[0..<count]` occurs in `line`.
-    private static func find(_ tag: [UInt8], count: Int, in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        tag.withUnsafeBufferPointer { t in
-            let tag = UnsafeBufferPointer(rebasing: t[0..<count])
-            var i = start
-            while i + count <= line.count {
-                if line[i] == 0x24 && matches(tag, in: line, at: i) { return i }
-                i += 1
-            }
-            return nil
-        }
-    }
-
-    /// The first position at or after `start` where `tag[from...]` occurs in `line`.
-    private static func find(_ tag: [UInt8], from: Int, in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        tag.withUnsafeBufferPointer { t in
-            let tag = UnsafeBufferPointer(rebasing: t[from...])
-            guard !tag.isEmpty else { return nil }
+    /// The first position at or after `start` where `terminator[part]` occurs in `line`.
+    private static func find(_ terminator: [UInt8], _ part: Range<Int>, in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard !part.isEmpty else { return nil }
+        return terminator.withUnsafeBufferPointer { t in
+            let tag = UnsafeBufferPointer(rebasing: t[part])
             var i = start
             while i + tag.count <= line.count {
                 if line[i] == 0x24 && matches(tag, in: line, at: i) { return i }

@@ -1,17 +1,20 @@
 /// YAML, following Pygments' `yaml` lexer closely (it tracks indentation the way a
-/// YAML parser does, and its kinds are what people expect from it): a mapping key is
-/// `tag` (with the text before its `: `, as `- a b: c` keys `a b`), plain scalars are
-/// strings in block context and `variable` in flow context (`[a, b]`), literal and
-/// folded block scalars (`|`, `>-`, `|2`) are `constant`, tags (`!!str`, `!Ref`) are
-/// `type`, aliases (`*x`) `variable`, anchors (`&x`) and `---` plain, and only the
-/// `\x`, `\u`, `\U` escapes of double-quoted strings (and `''` in single-quoted ones)
-/// are escapes.
+/// YAML parser does): a mapping key is `tag` (all the text before its `: `, so
+/// `- a b: c` keys `a b`), plain scalars are strings in block context and `variable`
+/// in flow context (`[a, b]`), literal and folded block scalars (`|`, `>-`, `|2`) are
+/// `constant`, tags (`!!str`, `!Ref`) `type`, aliases (`*x`) `variable`, anchors
+/// (`&x`) and `---` plain; only the `\x`, `\u`, `\U` escapes of double-quoted strings
+/// (and `''` in single-quoted ones) are escapes.
+///
+/// Where we differ, on purpose: a plain scalar that is a number (`42`, `-1.5e3`,
+/// `0x1F`) is a number and `true`, `false`, `null`, `~` (any case YAML 1.2 allows)
+/// are constants, which Pygments leaves strings; and a line starting with `#` ends a
+/// multi-line plain scalar as a comment, as YAML says.
 ///
 /// Carried from line to line: the mapping indentation (`state.depth`, plus one), what
-/// the line continues (`state.mode`'s low bits: a block scalar with its indentation in
-/// the high bits, a plain scalar that may go on, a quoted scalar, a flow collection)
-/// and the open flow brackets (`state.terminator`, `[` or `{` each). Unlike Pygments,
-/// a line starting with `#` ends a multi-line plain scalar as a comment, as YAML says.
+/// the line continues (`state.mode`'s low bits: a block scalar, with its indentation
+/// in the high bits once known; a plain scalar that may go on; a quoted scalar; a flow
+/// collection) and the open flow brackets (`state.terminator`, `[` or `{` each).
 struct YAMLLexer: LineLexer {
     private static let root: UInt16 = 0
     private static let blockScalar: UInt16 = 1
@@ -101,7 +104,6 @@ struct YAMLLexer: LineLexer {
             }
             if directive(&c, state: &state, into: &sink) { return }
             if (c.at("---") || c.at("...")) && (line.count == 3 || line[3] == 0x20) {
-                sink.add(0, 3, .plain)
                 indent = -1
                 c.pos = 3
             } else {
