@@ -17,7 +17,8 @@ struct TmuxTests {
     /// Runs `command` in a detached tmux pane of `width` x `height`; returns the pane's
     /// scrollback and screen once the command is done, trailing blank rows removed.
     /// One shell script drives tmux from start to capture.
-    static func capture(_ command: String, width: Int, height: Int, during: (String) -> String = { _ in "" },
+    static func capture(_ command: String, width: Int, height: Int, escapes: Bool = false,
+                        during: (String) -> String = { _ in "" },
                         after: (String) -> String = { _ in "" }) throws -> [String] {
         let socket = "streamrender-\(getpid())-\(Int.random(in: 0..<1_000_000))"
         func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
@@ -27,7 +28,7 @@ struct TmuxTests {
             \(during("tmux -L \(socket)"))
             timeout 120 tmux -L \(socket) wait-for done
             \(after("tmux -L \(socket)"))
-            tmux -L \(socket) capture-pane -p -S - -t t
+            tmux -L \(socket) capture-pane -p \(escapes ? "-e " : "")-S - -t t
             tmux -L \(socket) kill-server >/dev/null 2>&1
             """
         let process = Process()
@@ -118,6 +119,30 @@ struct TmuxTests {
         #expect(rows.contains("    let type: String"), "code lost its indentation")
         #expect(rows.contains("        let text: String?   // present for \"text_delta\""))
         #expect(rows.contains { $0.hasPrefix("┌") }, "the table is not box-drawn")
+    }
+
+    /// Code in the coding answer, with the default flags, is coloured by token in
+    /// tmux (a keyword's colour differs from an identifier's); with NO_COLOR it has
+    /// no colour but keeps bold keywords.
+    @Test func codeIsHighlightedAndNoColorKeepsOnlyAttributes() throws {
+        let binary = CommandLineTests.binary.path
+        let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
+        let colour = #"\u{1B}\[[0-9;]*(3[0-7]|9[0-7]|38;[25];[0-9;]+)m"#
+        func sgr(before word: String, in row: String) -> String? {
+            guard let range = row.range(of: word) else { return nil }
+            let head = row[..<range.lowerBound]
+            guard let esc = head.range(of: "\u{1B}[", options: .backwards) else { return nil }
+            return String(row[esc.lowerBound..<range.lowerBound])
+        }
+        let rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 80, height: 12, escapes: true)
+        let row = try #require(rows.first { $0.contains("struct") && $0.contains("StreamEvent") && $0.contains("Decodable") })
+        let keyword = try #require(sgr(before: "struct", in: row), "\(row.debugDescription)")
+        #expect(keyword.range(of: colour, options: .regularExpression) != nil, "\(row.debugDescription)")
+        #expect(sgr(before: "StreamEvent", in: row) != keyword, "\(row.debugDescription)")
+        let mono = try Self.capture("\(Self.slowly(fixture)) | NO_COLOR=1 '\(binary)'", width: 80, height: 12, escapes: true)
+        let monoRow = try #require(mono.first { $0.contains("struct") && $0.contains("StreamEvent") && $0.contains("Decodable") })
+        #expect(!mono.contains { $0.range(of: colour, options: .regularExpression) != nil }, "colour under NO_COLOR")
+        #expect(sgr(before: "struct", in: monoRow)?.contains("1") == true, "keyword not bold: \(monoRow.debugDescription)")
     }
 
     @Test func aNarrowPaneWithWideTextAndEscapes() throws {

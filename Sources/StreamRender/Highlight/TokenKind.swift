@@ -27,7 +27,7 @@ public enum TokenKind: UInt8, CaseIterable, Hashable, Sendable {
     case attribute
     /// Sigiled variables (`$x`, `@ivar`), shell parameters.
     case variable
-    /// Markup tag names; keys of JSON, YAML and TOML.
+    /// Markup tag names; keys of JSON and YAML (TOML keys are plain, as in Pygments).
     case tag
     /// A diff's added line.
     case inserted
