@@ -143,9 +143,11 @@ struct SwiftLexer: LineLexer {
                 if let name = CurlyFamily.identifier(&c) {
                     if keywordAttributes.lookup(line, name) != 0 {
                         if c.at("availability", nameStart) && c.peek() == 0x28 && c.peek(1) != 0x29 {
-                            // `@availability(…)` is one keyword, to its closing parenthesis.
+                            // `@availability(…)` is one keyword, to its closing parenthesis
+                            // (looked for nearby only: a line of them stays linear).
                             var k = c.pos
-                            while k < line.count && line[k] != 0x29 && line[k] != 0x0A { k += 1 }
+                            let limit = min(line.count, k + 256)
+                            while k < limit && line[k] != 0x29 { k += 1 }
                             if k < line.count && line[k] == 0x29 { c.pos = k + 1 }
                         }
                         sink.add(start, c.pos, .keyword)
