@@ -12,7 +12,7 @@ struct GoLexer: LineLexer {
     private static let inBlockComment: UInt16 = 1
     private static let inRawString: UInt16 = 2
 
-    private let punctuation = CurlyFamily.ByteClass("|^<>=!()[]{}.,;:")
+    // Word classes.
     private static let keyword: UInt8 = 1, constant: UInt8 = 2, type: UInt8 = 3, builtin: UInt8 = 4
 
     private let words = CurlyFamily.Words([
@@ -27,6 +27,7 @@ struct GoLexer: LineLexer {
             """),
         (builtin, "print println panic recover close complex real imag len cap append copy delete new make min max clear"),
     ])
+    private let punctuation = CurlyFamily.ByteClass("|^<>=!()[]{}.,;:")
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         var c = LineCursor(line)

@@ -142,7 +142,7 @@ struct KotlinLexer: LineLexer {
                 }
             case 0x40:  // @: an annotation or a label reference
                 c.pos += 1
-                if memberName(&c) != nil {
+                if CurlyFamily.identifier(&c) != nil {
                     while c.peek() == 0x2E || ASCII.isIdentifierByte(c.peek()) { c.pos += 1 }
                     sink.add(start, c.pos, .attribute)
                 } else {
@@ -166,7 +166,6 @@ struct KotlinLexer: LineLexer {
                 while !c.atEnd && c.peek() != 0x60 { c.pos += 1 }
                 if !c.atEnd { c.pos += 1 }
                 sink.add(start, c.pos, name(expected, destructuring: destructuring))
-                if expected == .function { typeParameters = 0 }
             default:
                 if ASCII.isDigit(b) {
                     number(&c, into: &sink)
@@ -217,7 +216,7 @@ struct KotlinLexer: LineLexer {
                             destructuring: inout Bool, typeParameters: inout Int, scanned: inout Lookahead,
                             into sink: inout TokenSink) {
         let line = c.line
-        if expected != .nothing && expected != .function || (expected == .function && typeParameters == 0) {
+        if expected != .nothing && (expected != .function || typeParameters == 0) {
             if expected == .function && c.peek() == 0x2E && isMemberStart(c.peek(1)) {
                 // A receiver: `fun String.shout()`.
                 sink.add(word, .plain)

@@ -8,9 +8,9 @@
 /// parameter's type, a return type); prelude items (`Option`, `Vec`, `Some`) are
 /// builtins; lifetimes are an operator `'` and an attribute name; a number's type
 /// suffix (`1u64`) is a keyword; a char literal is one string, escapes and all.
-/// Unlike Pygments, keywords after a `:` stay keywords (`&mut`, `impl Trait`), a
-/// raw identifier `r#type` is one plain name, and every macro call `name!` is a
-/// function, not only the standard library's.
+/// Unlike Pygments, keywords after a `:` stay keywords (`&mut`, `impl Trait`)
+/// except `Self`, a raw identifier `r#type` is one plain name, and every macro
+/// call `name!` is a function, not only the standard library's.
 struct RustLexer: LineLexer {
     // Modes (the low 3 bits; a raw string's hash count or an attribute's bracket
     // depth above them). A string inside an attribute keeps the attribute's mode in
@@ -188,7 +188,9 @@ struct RustLexer: LineLexer {
         }
         switch cls {
         case Self.keyword:
-            sink.add(word, .keyword)
+            // `Self` where a type is expected (`-> Self`) is that type.
+            let isType = expectType && word.count == 4 && c.at("Self", word.lowerBound)
+            sink.add(word, isType ? .type : .keyword)
         case Self.constant:
             sink.add(word, .constant)
         case Self.fnKeyword:

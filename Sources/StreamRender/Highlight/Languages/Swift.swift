@@ -10,13 +10,13 @@
 ///
 /// Choices follow Pygments: a name after `func` is a function, after `class`,
 /// `struct`, `enum`, `protocol`, `extension` a type, after `var`/`let` a variable;
-/// the standard types (`Int`, `String`) are builtins and the standard functions
-/// (`print`, `map`) the "pseudo builtins" Pygments has; modules after `import` are
-/// types; the parentheses of an interpolation are escapes; `=`, `.`, `?`, `->`
-/// are punctuation, as are `<`, `&` before a name and `>`, `!`, `?` after one;
-/// names on `#if` lines are attributes. Unlike Pygments, raw strings, `\u{…}`
-/// escapes, hexadecimal floats, `some`/`any` and attributes (`@MainActor`) are
-/// recognised, and `class func` keeps `func` a keyword.
+/// the standard types (`Int`, `String`) are builtins, and the standard functions
+/// Pygments lists (`print`, `map`, `count`) keywords, as its pseudo-builtins map;
+/// modules after `import` are types; the parentheses of an interpolation are
+/// escapes; `=`, `.`, `?`, `->` are punctuation, as are `<`, `&` before a name and
+/// `>`, `!` after one; names on `#if` lines are attributes. Unlike Pygments, raw
+/// strings, `\u{…}` escapes, hexadecimal floats, `some`/`any` and attributes
+/// (`@MainActor`) are recognised, and `class func` keeps `func` a keyword.
 struct SwiftLexer: LineLexer {
     // Frames (see `CurlyFamily.Frames`): a code frame keeps its parenthesis depth
     // inside an interpolation above the kind bits, a string its `#` count.
@@ -161,14 +161,14 @@ struct SwiftLexer: LineLexer {
                 c.pos += 1
                 while !c.atEnd && ASCII.isDigit(c.peek()) { c.pos += 1 }
                 sink.add(start, c.pos, .variable)
-            case 0x28 where !state.stack.isEmpty:  // ( inside an interpolation
+            case 0x28 where Frames.inInterpolation(state):  // ( inside an interpolation
                 c.pos += 1
                 if state.mode >> 2 < Self.maxParens { state.mode += 4 }
                 sink.add(start, c.pos, .stringEscape)
-            case 0x29 where !state.stack.isEmpty:  // ) inside an interpolation
+            case 0x29 where Frames.inInterpolation(state):  // ) inside an interpolation
                 c.pos += 1
                 if state.mode >> 2 == 0 {
-                    state.mode = state.stack.removeLast()
+                    Frames.leave(&state)
                 } else {
                     state.mode -= 4
                 }
@@ -203,7 +203,7 @@ struct SwiftLexer: LineLexer {
                         if followedByName(c) { nextName = .type }
                     case Self.funcKeyword:
                         sink.add(word, .keyword)
-                        if followedByName(c) { nextName = .function }
+                        if followedByName(c, keywords: true) { nextName = .function }
                     case Self.bindingKeyword:
                         sink.add(word, .keyword)
                         if ASCII.isSpace(c.peek()) { nextName = .variable }
@@ -234,12 +234,13 @@ struct SwiftLexer: LineLexer {
         Frames.endLine(&state)
     }
 
-    /// Whether spaces and then a name (not a keyword) follow: `class Name`, `func name`.
-    private func followedByName(_ c: LineCursor) -> Bool {
+    /// Whether spaces and then a name (a keyword only if `keywords`) follow: `class Name`, `func name`.
+    private func followedByName(_ c: LineCursor, keywords: Bool = false) -> Bool {
         var k = c.pos
         let line = c.line
         while k < line.count && ASCII.isSpace(line[k]) { k += 1 }
         guard k > c.pos, k < line.count, ASCII.isIdentifierStart(line[k]), line[k] < 0x80 else { return false }
+        if keywords { return true }
         var e = k
         while e < line.count && ASCII.isIdentifierByte(line[e]) { e += 1 }
         let cls = words.lookup(line, k..<e)
