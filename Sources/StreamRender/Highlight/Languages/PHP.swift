@@ -42,7 +42,7 @@ struct PHPLexer: LineLexer {
     private static let isConst: UInt32 = 1 << 4
     private static let isNew: UInt32 = 1 << 5
 
-    private static let words = WordTable([
+    private static let allWords = WordTable([
         (keyword, """
             and E_PARSE old_function E_ERROR or as E_WARNING parent eval PHP_OS break exit case
             extends PHP_VERSION cfunction FALSE print for require continue foreach require_once
@@ -62,7 +62,11 @@ struct PHPLexer: LineLexer {
         (isNew, "new"),
     ], ignoringCase: true)
 
-    private static let functions = WordTable([(1, functionNames)])
+    private static let allFunctions = WordTable([(1, functionNames)])
+
+    // Held by the instance: a static would be checked for initialisation on each lookup.
+    private let words = PHPLexer.allWords
+    private let functions = PHPLexer.allFunctions
 
     /// What the word just before the position makes of the next identifier.
     private enum Expect { case none, className, functionName, constantName }
@@ -235,7 +239,7 @@ struct PHPLexer: LineLexer {
         }
         // Pygments tries keywords before names: a keyword ends at a word boundary,
         // which a `\` is.
-        let flags = segmentEnd > start ? Self.words.flags(line, start..<segmentEnd) : 0
+        let flags = segmentEnd > start ? words.flags(line, start..<segmentEnd) : 0
         if flags != 0 {
             c.pos = segmentEnd
             let following = c.peek()
@@ -261,7 +265,7 @@ struct PHPLexer: LineLexer {
                 var k = c.pos
                 while k < line.count && ASCII.isSpace(line[k]) { k += 1 }
                 var probe = LineCursor(line, at: k)
-                if k > c.pos, let w = probe.identifier(), Self.words.flags(line, w) & Self.isClass != 0 {
+                if k > c.pos, let w = probe.identifier(), words.flags(line, w) & Self.isClass != 0 {
                     sink.add(w, .keyword)
                     c.pos = w.upperBound
                 }
@@ -284,7 +288,7 @@ struct PHPLexer: LineLexer {
             }
         }
         c.pos = end
-        sink.add(start, end, Self.functions.flags(line, start..<end) != 0 ? .builtin : .plain)
+        sink.add(start, end, functions.flags(line, start..<end) != 0 ? .builtin : .plain)
         return .none
     }
 

@@ -48,7 +48,7 @@ struct PythonLexer: LineLexer {
     private static let isMatch: UInt32 = 1 << 17
     private static let isCase: UInt32 = 1 << 18
 
-    private static let words = WordTable([
+    private static let allWords = WordTable([
         (keyword, """
             assert async await break continue del elif else except finally for global if lambda
             pass raise nonlocal return try while yield as with
@@ -121,6 +121,9 @@ struct PythonLexer: LineLexer {
         (isCase, "case"),
     ])
 
+    // Held by the instance: a static would be checked for initialisation on each lookup.
+    private let words = PythonLexer.allWords
+
     /// What the words just before the position make of the next identifier.
     private enum Expect { case none, functionName, className, importPath, fromPath, afterYield }
 
@@ -141,9 +144,12 @@ struct PythonLexer: LineLexer {
                 if stringBody(&c, state: &state, into: &sink) { continued = true }
                 continue
             }
-            if c.skipSpaces() { continue }
             let start = c.pos
-            let b = c.peek()
+            let b = line[start]
+            if b == 0x20 || ASCII.isSpace(b) {
+                c.pos += 1
+                continue
+            }
             let inField = mode != 0
             switch b {
             case 0x23 where !inField:  // #
@@ -218,14 +224,20 @@ struct PythonLexer: LineLexer {
                 c.pos += 2
                 sink.add(start, c.pos, .operator)
             default:
-                guard let word = c.identifier() else {
+                guard ASCII.isIdentifierStart(b) else {
                     c.pos += 1
                     while c.pos < line.count && line[c.pos] & 0xC0 == 0x80 { c.pos += 1 }
                     sink.add(start, c.pos, .plain)
                     expect = .none
                     continue
                 }
-                let next = c.peek()
+                // The identifier, scanned here rather than by `LineCursor.identifier()`:
+                // this is the hottest path.
+                var end = start + 1
+                while end < line.count && ASCII.isIdentifierByte(line[end]) { end += 1 }
+                c.pos = end
+                let word = start..<end
+                let next = c[end]
                 if (next == 0x22 || next == 0x27), let flags = Self.prefixFlags(line, word) {
                     openString(&c, prefix: start, flags: flags, state: &state, into: &sink)
                     expect = .none
@@ -250,7 +262,7 @@ struct PythonLexer: LineLexer {
     private func classify(_ line: UnsafeBufferPointer<UInt8>, _ word: Range<Int>, after c: LineCursor,
                           expect: Expect, inField: Bool, into sink: inout TokenSink) -> Expect {
         let followedBySpace = c.atEnd || ASCII.isSpace(c.peek())
-        let flags = Self.words.flags(line, word)
+        let flags = words.flags(line, word)
         switch expect {
         case .functionName:
             sink.add(word, .function)
@@ -340,13 +352,13 @@ struct PythonLexer: LineLexer {
     /// pattern after it. Returns that `_`'s position (or -1).
     private func softKeyword(_ c: inout LineCursor, into sink: inout TokenSink) -> Int {
         var probe = c
-        guard let word = probe.identifier(), Self.words.flags(c.line, word) & (Self.isMatch | Self.isCase) != 0 else { return -1 }
+        guard let word = probe.identifier(), words.flags(c.line, word) & (Self.isMatch | Self.isCase) != 0 else { return -1 }
         var k = word.upperBound
         while k < c.count && (c[k] == 0x20 || c[k] == 0x09) { k += 1 }
         let next = c[k]
         if LineCursor.contains(":,;=^&|@~)]}", next) { return -1 }
         var after = LineCursor(c.line, at: k)
-        if let w = after.identifier(), Self.words.flags(c.line, w) & Self.softKeywordBlocker != 0 { return -1 }
+        if let w = after.identifier(), words.flags(c.line, w) & Self.softKeywordBlocker != 0 { return -1 }
         sink.add(word, .keyword)
         c.pos = word.upperBound
         guard c.count > c.pos, ASCII.isSpace(c[c.pos]) else { return -1 }

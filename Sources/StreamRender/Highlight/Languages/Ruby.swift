@@ -62,7 +62,7 @@ struct RubyLexer: LineLexer {
     private static let isModule: UInt32 = 1 << 9
     private static let isEnd: UInt32 = 1 << 10
 
-    private static let words = WordTable([
+    private static let allWords = WordTable([
         (keyword, """
             BEGIN END alias begin break case do else elsif end ensure for if in next redo rescue
             raise retry return super then undef unless until when while yield
@@ -100,6 +100,9 @@ struct RubyLexer: LineLexer {
         (isModule, "module"),
         (isEnd, "__END__"),
     ])
+
+    // Held by the instance: a static would be checked for initialisation on each lookup.
+    private let words = RubyLexer.allWords
 
     /// What the word just before the position makes of the next token.
     private enum Expect { case none, methodName, className }
@@ -294,7 +297,7 @@ struct RubyLexer: LineLexer {
         guard let word = c.identifier() else { return .none }
         let next = c.peek()
         let asciiStart = line[start] < 0x80
-        let flags = asciiStart ? Self.words.flags(line, word) : 0
+        let flags = asciiStart ? words.flags(line, word) : 0
         if flags != 0 {
             let spaced = c.atEnd || ASCII.isSpace(next)
             if flags & Self.isDef != 0 && (spaced || LineCursor.contains("*%&^`~+-/[<>=", next)) {

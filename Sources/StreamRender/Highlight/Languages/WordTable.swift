@@ -78,23 +78,17 @@ struct WordTable: Sendable {
         let first = folding ? ASCII.lower(line[base]) : line[base]
         guard starts[min(n, 31)] & (1 << UInt64(first & 63)) != 0 else { return 0 }
         var h = Self.hash(n) { folding ? ASCII.lower(line[base + $0]) : line[base + $0] }
-        return slots.withUnsafeBufferPointer { slots in
-            entries.withUnsafeBufferPointer { entries in
-                bytes.withUnsafeBufferPointer { bytes in
-                    while true {
-                        let e = Int(slots[Int(h) & mask])
-                        if e < 0 { return 0 }
-                        let entry = entries[e]
-                        if Int(entry.count) == n {
-                            var k = 0
-                            let s = Int(entry.start)
-                            while k < n && bytes[s + k] == (folding ? ASCII.lower(line[base + k]) : line[base + k]) { k += 1 }
-                            if k == n { return entry.flags }
-                        }
-                        h &+= 1
-                    }
-                }
+        while true {
+            let e = Int(slots[Int(h) & mask])
+            if e < 0 { return 0 }
+            let entry = entries[e]
+            if Int(entry.count) == n {
+                var k = 0
+                let s = Int(entry.start)
+                while k < n && bytes[s + k] == (folding ? ASCII.lower(line[base + k]) : line[base + k]) { k += 1 }
+                if k == n { return entry.flags }
             }
+            h &+= 1
         }
     }
 }
