@@ -6,14 +6,17 @@
 /// constants, known functions builtins and others functions, a unit after a number a
 /// type, `#rgb` a number, `!important` an attribute. Where Pygments gives up, this
 /// lexer goes on: rules nested in a rule (`&:hover { … }`, `.child { … }`) are
-/// selectors and blocks again, the blocks of `@font-face` and `@page` hold
-/// declarations, an attribute selector's name is an attribute, and a media query's
+/// selectors and blocks again (an item is a declaration when it starts `name:` and no
+/// `{` follows on its line), the blocks of `@font-face` and `@page` hold declarations,
+/// an attribute selector's name is an attribute, and a media query's
 /// `(feature: value)` is lexed as a declaration (`and`, `not`, `only`, `or` keywords).
+/// A value's keyword is matched whole, not by prefix (`inline-grid` is one name, not
+/// `inline` and `-grid`), with a few newer keywords Pygments' lists lack.
 ///
 /// State: `mode` is where the line starts (bits 0–3: item start, selector, at-rule
 /// prelude, value; bit 4: in a comment; bits 8–11: parentheses open in a value or
-/// prelude); `stack` holds what each open block contains (rules or declarations);
-/// `depth` counts blocks opened beyond the stack's cap.
+/// prelude); `stack` holds what each open block contains (rules or declarations, at
+/// most 32); `depth` counts blocks opened beyond that.
 struct CSSLexer: LineLexer {
     private static let item: UInt16 = 0
     private static let selector: UInt16 = 1
@@ -26,8 +29,6 @@ struct CSSLexer: LineLexer {
     private static let rulesBlock: UInt16 = 1
     private static let declarationsBlock: UInt16 = 2
     private static let maxStack = 32
-    /// Longer than any word of the lists below.
-    private static let longestWord = 40
 
     // The word lists, as flags of one table.
     private static let constant: UInt16 = 1
@@ -160,6 +161,13 @@ struct CSSLexer: LineLexer {
         uppercase upright use-glyph-orientation vertical vertical-text view-box visible w-resize wait wavy \
         weight wrap wrap-reverse x-large x-small xx-large xx-small zoom-in zoom-out
         """, constant),
+        // Newer keyword values Pygments' lists lack (a value is matched whole here, so
+        // `inline-grid` is not `inline` and `-grid`).
+        ("""
+        grid inline-grid subgrid auto-fill auto-fit dense min-content max-content fit-content space-evenly \
+        system-ui ui-monospace ui-sans-serif ui-serif ui-rounded emoji math contents flow-root \
+        anywhere balance pretty stable
+        """, constant),
         ("""
         above aural behind bidi-override center-left center-right cjk-ideographic continuous crop cross embed \
         far-left far-right fast faster hebrew high higher hiragana hiragana-iroha katakana katakana-iroha \
@@ -197,7 +205,10 @@ struct CSSLexer: LineLexer {
         ("deg grad rad turn Hz kHz em ex ch rem vh vw vmin vmax px mm cm in pt pc q dpi dpcm dppx s ms", unit),
         ("-ms- mso- -moz- -o- -xv- -atsc- -wap- -khtml- -webkit- prince- -ah- -hp- -ro- -rim- -tc-", vendor),
         // At-rules whose block holds declarations rather than rules.
-        ("font-face page property counter-style font-palette-values viewport position-try", declarationAtRule),
+        ("""
+        font-face page property counter-style font-palette-values viewport position-try \
+        styleset stylistic character-variant swash ornaments annotation
+        """, declarationAtRule),
         ("and not only or", connective),
     ])
 
@@ -205,11 +216,8 @@ struct CSSLexer: LineLexer {
         var c = LineCursor(line)
         // One allocation for the line's tokens rather than a few as they come.
         sink.tokens.reserveCapacity(sink.tokens.count + line.count / 4 + 4)
-        // Within one line: a `[ of an attribute selector was just opened.
+        // Within one line: the `[` of an attribute selector was just opened.
         var afterBracket = false
-        // Within one line: where the run of name bytes last scanned in a value ends
-        // (a name split at a keyword, `ease-ease-…`, is not scanned again).
-        var nameRunEnd = 0
         while !c.atEnd {
             if state.mode & Self.inComment != 0 {
                 let start = c.pos
@@ -229,10 +237,10 @@ struct CSSLexer: LineLexer {
             case Self.item:
                 itemStart(&c, &state, &sink)
             case Self.value:
-                valueToken(&c, &state, &sink, &nameRunEnd)
+                valueToken(&c, &state, &sink)
             case Self.preludeOfRules, Self.preludeOfDeclarations:
                 if parens(state) > 0 {
-                    valueToken(&c, &state, &sink, &nameRunEnd)
+                    valueToken(&c, &state, &sink)
                 } else {
                     selectorToken(&c, &state, &sink, afterBracket: &afterBracket)
                 }
@@ -274,7 +282,7 @@ struct CSSLexer: LineLexer {
         setPosition(&state, Self.item)
     }
 
-    /// Reports `{`, `}` or `;` and moves to the next item, if the byte is one.
+    /// Reports `{` or `}` and moves to the next item, if the byte is one.
     private func structural(_ c: inout LineCursor, _ state: inout LexState, _ sink: inout TokenSink, blockKind: UInt16) -> Bool {
         let start = c.pos
         switch c.peek() {
@@ -301,10 +309,10 @@ struct CSSLexer: LineLexer {
         let start = c.pos
         let b = c.peek()
         let block = currentBlock(state)
-        if b == 0x7D {
+        if b == 0x7D || b == 0x3B {  // } or a stray ;
             c.pos += 1
             sink.add(start, c.pos, .punctuation)
-            close(&state)
+            if b == 0x7D { close(&state) }
             return
         }
         if b == 0x40 && isNameStart(c.peek(1)) {  // @rule
@@ -416,9 +424,9 @@ struct CSSLexer: LineLexer {
         case 0x22, 0x27:
             string(&c, b)
             sink.add(start, c.pos, .string)
-        case 0x3B where position != Self.selector:  // the end of a statement at-rule
+        case 0x3B:  // the end of a statement at-rule; no selector goes on past it
             c.pos += 1
-            sink.add(start, c.pos, .punctuation)
+            sink.add(start, c.pos, position == Self.selector ? .operator : .punctuation)
             setPosition(&state, Self.item)
         case 0x28 where position != Self.selector:  // a media feature
             c.pos += 1
@@ -473,7 +481,7 @@ struct CSSLexer: LineLexer {
 
     // MARK: Values
 
-    private func valueToken(_ c: inout LineCursor, _ state: inout LexState, _ sink: inout TokenSink, _ nameRunEnd: inout Int) {
+    private func valueToken(_ c: inout LineCursor, _ state: inout LexState, _ sink: inout TokenSink) {
         let line = c.line
         let start = c.pos
         let b = c.peek()
@@ -484,6 +492,11 @@ struct CSSLexer: LineLexer {
         let inFunction = depth > 0 && !inPrelude
         // In a prelude, parentheses are operators, as everything in a selector.
         let parenthesis: TokenKind = inPrelude ? .operator : .punctuation
+        // Names first: they are most tokens (`mso-` and `prince-` are vendor prefixes).
+        if ASCII.isLetter(b) || b == 0x5F || b >= 0x80, !((b == 0x6D || b == 0x70) && vendorPrefix(c) != nil) {
+            valueName(&c, &state, &sink, inFunction: inFunction, inPrelude: inPrelude)
+            return
+        }
         switch b {
         case 0x3B:  // ;
             c.pos += 1
@@ -554,44 +567,6 @@ struct CSSLexer: LineLexer {
             sink.add(start, c.pos, .keyword)
             return
         }
-        if ASCII.isLetter(b) || b == 0x5F || b >= 0x80 {
-            var end = c.pos
-            if start < nameRunEnd {
-                end = nameRunEnd
-            } else {
-                while end < c.count && (isWordByte(line[end]) || line[end] == 0x2D) { end += 1 }
-                nameRunEnd = end
-            }
-            if c.at("url(", start) {
-                url(&c, &sink)
-                return
-            }
-            if end < c.count && line[end] == 0x28 && end - start >= 2 {
-                c.pos = end + 1
-                sink.add(start, end, Self.has(Self.function, line, start..<end) ? .builtin : .function)
-                sink.add(end, end + 1, .punctuation)
-                setParens(&state, depth + 1)
-                return
-            }
-            if inPrelude && Self.has(Self.connective, line, start..<end) {
-                c.pos = end
-                sink.add(start, end, .keyword)
-                return
-            }
-            if let (k, kind) = keywordPrefix(line, start, end, properties: !inFunction) {
-                c.pos = k
-                sink.add(start, k, kind)
-                return
-            }
-            if inFunction {
-                // Inside a function a name stops at `-`; what follows is a `-name`.
-                end = c.pos
-                while end < c.count && isWordByte(line[end]) { end += 1 }
-            }
-            c.pos = end
-            sink.add(start, end, .plain)
-            return
-        }
         c.pos += 1
         if b == 0x2C || b == 0x5B || b == 0x5D {
             sink.add(start, c.pos, .punctuation)
@@ -603,6 +578,39 @@ struct CSSLexer: LineLexer {
         } else {
             while c.pos < c.count && line[c.pos] & 0xC0 == 0x80 { c.pos += 1 }
             sink.add(start, c.pos, .plain)
+        }
+    }
+
+    /// A name in a value: `url(…)`, a function, a keyword value, a property, or plain.
+    private func valueName(_ c: inout LineCursor, _ state: inout LexState, _ sink: inout TokenSink, inFunction: Bool, inPrelude: Bool) {
+        let line = c.line
+        let start = c.pos
+        let depth = parens(state)
+        var end = c.pos
+        while end < c.count && isNameByte(line[end]) { end += 1 }
+        if c.at("url(", start) {
+            url(&c, &sink)
+            return
+        }
+        if end < c.count && line[end] == 0x28 && end - start >= 2 {
+            c.pos = end + 1
+            sink.add(start, end, Self.has(Self.function, line, start..<end) ? .builtin : .function)
+            sink.add(end, end + 1, .punctuation)
+            setParens(&state, depth + 1)
+            return
+        }
+        // A keyword value is matched whole (Pygments matches a prefix: `inline` of
+        // `inline-grid`); a property names one in `transition: opacity 1s`.
+        let flags = Self.words.flags(line, start..<end)
+        c.pos = end
+        if inPrelude && flags & Self.connective != 0 {
+            sink.add(start, end, .keyword)
+        } else if flags & Self.constant != 0 {
+            sink.add(start, end, .constant)
+        } else if flags & Self.property != 0 && !inFunction {
+            sink.add(start, end, .keyword)
+        } else {
+            sink.add(start, end, .plain)
         }
     }
 
@@ -663,32 +671,6 @@ struct CSSLexer: LineLexer {
         guard i > digits else { return false }
         c.pos = i
         return true
-    }
-
-    /// The end of the longest word of `set` that `line[start..<end]` begins with and
-    /// that ends at a word boundary (the name's end or a `-`).
-    ///
-    /// With `properties`, a property is the fallback: a constant wins over a longer
-    /// property, as in Pygments, which tries the constants first.
-    private func keywordPrefix(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, properties: Bool)
-        -> (end: Int, kind: TokenKind)? {
-        var e = end
-        if e - start > Self.longestWord {
-            // No word is longer: start at the last boundary that could end one.
-            e = start + Self.longestWord + 1
-            while e > start && line[e] != 0x2D { e -= 1 }
-        }
-        var property: Int?
-        while e > start {
-            if isWordByte(line[e - 1]) {
-                let flags = Self.words.flags(line, start..<e)
-                if flags & Self.constant != 0 { return (e, .constant) }
-                if properties && property == nil && flags & Self.property != 0 { property = e }
-            }
-            e -= 1
-            while e > start && line[e] != 0x2D { e -= 1 }
-        }
-        return property.map { ($0, .keyword) }
     }
 
     @inline(__always)

@@ -1,4 +1,6 @@
-/// JSON, with the comments JSONC and JSON5 allow. A string followed by `:` is a key.
+/// JSON, with the comments JSONC and JSON5 allow. A string followed by `:` is a key;
+/// in a value string the escapes are marked (`\uXXXX` as one), where Pygments leaves
+/// them plain string.
 struct JSONLexer: LineLexer {
     private static let inBlockComment: UInt16 = 1
     private static let constants = WordSet("true false null NaN Infinity")

@@ -1,21 +1,24 @@
 /// JavaScript and, with `typescript`, TypeScript; both with JSX/TSX elements.
 ///
 /// Follows Pygments' choices where a reader would agree: names are plain (a function's
-/// or class's own included), the ECMAScript globals are builtins and the `Error`
-/// classes types, `=>` `...` `.` are punctuation and `:` an operator, and a `/` where
-/// an expression may start begins a regex literal (string). It differs where Pygments
+/// or class's own too), the ECMAScript globals are builtins and the `Error` classes
+/// types, `=>` `...` `.` are punctuation and `:` an operator, a decorator is a
+/// keyword (TypeScript's declaration keyword in Pygments), and a `/` where an
+/// expression may start opens a regex literal (a string). It differs where Pygments
 /// misleads: a name after `.` is a property, never a keyword (`promise.catch`,
-/// `map.delete`); escapes in strings and templates are marked; numbers keep their
-/// `_` separators; a decorator is an attribute; JSX tags and attributes are tags and
-/// attributes, the text between them plain. In TypeScript a type after `name:` or
-/// `):` is a type when it looks like one (capitalised or primitive), not any value
-/// after any colon, and `keyof`, `infer`, `satisfies`, `namespace` are keywords.
+/// `map.delete`); a `/` after `=>` opens a regex; `${…}` counts its braces; escapes in
+/// strings and templates are marked; numbers keep their `_` separators; JSX tags are
+/// tags, their attributes attributes, the text between them plain (Pygments has no
+/// JSX in these lexers). In TypeScript a name after `name:`, `name?:` or `):` is a
+/// type when it looks like one (capitalised, or `string`, `unknown`…), not any value
+/// after any colon (`{ id: userId }`); `keyof`, `infer`, `is`, `satisfies`,
+/// `namespace` are keywords, and `type`, `declare`, `module` only before a name.
 ///
 /// State: `mode` is where the line starts (code, block comment, template, a string
-/// continued by a trailing `\`, JSX children or tag); `stack` holds the places to go
-/// back to when a `${…}` or JSX `{…}` interpolation or a JSX element ends, each as
-/// mode and depth; `depth` counts the braces open in the current interpolation, or in
-/// JSX the elements open around the current one.
+/// continued by a trailing `\`, JSX children or tag); `stack` holds where to go back
+/// to when a `${…}` or JSX `{…}` interpolation or a JSX element ends, each as mode
+/// and depth (at most 32); `depth` counts the braces open in the current
+/// interpolation, or in JSX the elements open around the current one.
 struct JavaScriptLexer: LineLexer {
     var typescript: Bool
 
@@ -137,6 +140,20 @@ struct JavaScriptLexer: LineLexer {
             let b = c.peek()
             let annotation = scan.annotation
             scan.annotation = 0
+            // Names and numbers first: they are most tokens.
+            if isNameStart(b) {
+                c.pos += 1
+                while c.pos < c.count && isNameByte(line[c.pos]) { c.pos += 1 }
+                word(start..<c.pos, &c, &sink, &scan, annotation: annotation)
+                continue
+            }
+            if ASCII.isDigit(b) {
+                number(&c)
+                sink.add(start, c.pos, .number)
+                scan.expression = false
+                scan.last = .other
+                continue
+            }
             switch b {
             case 0x2F:  // /
                 let n = c.peek(1)
@@ -229,10 +246,10 @@ struct JavaScriptLexer: LineLexer {
                 state.depth = 0
                 openTag(&c, &state, &sink)
                 return
-            case 0x40:  // @
+            case 0x40:  // @ a decorator: a declaration keyword, as Pygments has it in TypeScript
                 c.pos += 1
                 while c.pos < c.count && (isNameByte(c.peek()) || (c.peek() == 0x2E && isNameStart(c.peek(1)))) { c.pos += 1 }
-                sink.add(start, c.pos, c.pos - start > 1 ? .attribute : .plain)
+                sink.add(start, c.pos, c.pos - start > 1 ? .keyword : .plain)
                 scan.expression = false
                 scan.last = .other
             case 0x23:  // # private name
@@ -261,6 +278,7 @@ struct JavaScriptLexer: LineLexer {
                     // Pygments has it, and a type annotation follows.
                     let named = scan.last == .name && isNameStart(c.nextNonSpace(from: c.pos + 1))
                     sink.add(start, c.pos, named ? .plain : .operator)
+                    scan.last = .name
                     continue
                 }
                 if c.peek() == 0x3F { c.pos += 1; if c.peek() == 0x3D { c.pos += 1 } }
@@ -279,23 +297,10 @@ struct JavaScriptLexer: LineLexer {
                 c.pos += 1
                 sink.add(start, c.pos, .operator)
             default:
-                if ASCII.isDigit(b) {
-                    number(&c)
-                    sink.add(start, c.pos, .number)
-                    scan.expression = false
-                    scan.last = .other
-                } else if isNameStart(b) {
-                    c.pos += 1
-                    while c.pos < c.count && isNameByte(line[c.pos]) { c.pos += 1 }
-                    word(start..<c.pos, &c, &sink, &scan, annotation: annotation)
-                } else {
-                    c.pos += 1
-                    // A character's continuation bytes stay with it.
-                    while c.pos < c.count && line[c.pos] & 0xC0 == 0x80 { c.pos += 1 }
-                    sink.add(start, c.pos, .plain)
-                    scan.expression = false
-                    scan.last = .other
-                }
+                c.pos += 1
+                sink.add(start, c.pos, .plain)
+                scan.expression = false
+                scan.last = .other
             }
         }
     }
