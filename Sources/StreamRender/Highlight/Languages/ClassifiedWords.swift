@@ -11,7 +11,8 @@ struct ClassifiedWords: Sendable {
         var flags: UInt16
     }
 
-    private var slots: [UInt16]  // entry index + 1; 0: empty
+    /// Entry index + 1; 0: empty.
+    private var slots: [UInt16]
     private var entries: [Entry] = []
     private var bytes: [UInt8] = []
     private let mask: Int
@@ -26,6 +27,8 @@ struct ClassifiedWords: Sendable {
                 all.append((Array(word.utf8), flag))
             }
         }
+        precondition(all.count < Int(UInt16.max), "a slot holds an entry index in 16 bits")
+        // At most a third full: probes stay short.
         var size = 16
         while size < all.count * 3 { size <<= 1 }
         mask = size - 1
