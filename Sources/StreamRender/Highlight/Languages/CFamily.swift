@@ -203,6 +203,12 @@ enum CFamilyScan {
         return at(line, a) == 0x27 ? a + 1 : nil
     }
 
+    /// Whether a byte order mark (U+FEFF) starts at `i`: not part of a name.
+    @inline(__always)
+    static func isByteOrderMark(_ line: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        line[i] == 0xEF && at(line, i + 1) == 0xBB && at(line, i + 2) == 0xBF
+    }
+
     /// Whether the line's last byte is a backslash (a line continuation).
     @inline(__always)
     static func continues(_ line: UnsafeBufferPointer<UInt8>) -> Bool { line.count > 0 && line[line.count - 1] == 0x5C }
@@ -233,8 +239,15 @@ struct CFamilyLexerCore: Sendable {
     // Lexical modes: the low 4 bits of LexState.mode.
     private static let code: UInt16 = 0, blockComment: UInt16 = 1, lineComment: UInt16 = 2, string: UInt16 = 3,
         macro: UInt16 = 4, macroComment: UInt16 = 5, disabled: UInt16 = 6, raw: UInt16 = 7
+    // `struct`, `class` or `enum` ended the line: the next line's first name is the type's.
+    private static let classNamePending: UInt16 = 8, enumNamePending: UInt16 = 9
     // Frames: bits 4-6. `params` and `tail` are a function signature before its `{` or `;`.
     private static let root: UInt16 = 0, statement: UInt16 = 1, function: UInt16 = 2, params: UInt16 = 3, tail: UInt16 = 4
+    // After `namespace`: a statement whose names are all plain.
+    private static let namespace: UInt16 = 5
+    // A return type ended the line: the next may name a function (else the top
+    // level goes on after a type keyword, a statement after another name).
+    private static let maybeAfterType: UInt16 = 6, maybeAfterName: UInt16 = 7
     // Bit 7: inside a `case` label; bits 8-15: `#if 0` nesting.
 
     private static let baseKeywords = """
@@ -361,15 +374,26 @@ struct CFamilyLexerCore: Sendable {
             r.mode = Self.code
             r.pos = e
         default:
+            let pending = r.mode
             r.mode = Self.code
             var i = 0
             while i < n && ASCII.isSpace(line[i]) { i += 1 }
             if i < n && line[i] == 0x23 {
+                if r.frame >= Self.maybeAfterType { r.frame = r.frame == Self.maybeAfterType ? Self.root : Self.statement }
                 preprocessor(line, i, &r, &sink)
                 return
             }
             r.pos = i
-            label(line, &r, &sink)
+            if pending == Self.classNamePending || pending == Self.enumNamePending {
+                if i == n {
+                    r.mode = pending
+                    return
+                }
+                className(line, i, isEnum: pending == Self.enumNamePending, &r, &sink)
+            } else if r.frame >= Self.maybeAfterType && i < n && !isCommentStart(line, i) {
+                resolve(line, &r, &sink)
+            }
+            if r.pos == i { label(line, &r, &sink) }
         }
         code(line, &r, &terminator, &sink)
     }
@@ -397,6 +421,11 @@ struct CFamilyLexerCore: Sendable {
             i += 1
         }
         return nil
+    }
+
+    @inline(__always)
+    private func isCommentStart(_ line: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        line[i] == 0x2F && (CFamilyScan.at(line, i + 1) == 0x2F || CFamilyScan.at(line, i + 1) == 0x2A)
     }
 
     /// A label at the line start (`fail:`, not `public:` or `default:`): its colon is punctuation.
@@ -496,7 +525,7 @@ struct CFamilyLexerCore: Sendable {
             r.disabledDepth = min(r.disabledDepth + 1, 0xFF)
         } else if c.at("#else", i) || c.at("#elif", i) || (c.at("#endif", i) && !continued) {
             sink.add(i, n, .attribute)
-            r.disabledDepth -= 1
+            r.disabledDepth = r.disabledDepth > 0 ? r.disabledDepth - 1 : 0
         } else {
             sink.add(i, n, .comment)
         }
@@ -566,6 +595,10 @@ struct CFamilyLexerCore: Sendable {
         while r.pos < n {
             let start = r.pos
             let b = line[start]
+            if r.frame >= Self.maybeAfterType && !ASCII.isSpace(b) && !isCommentStart(line, start) {
+                resolve(line, &r, &sink)
+                continue
+            }
             switch b {
             case 0x20, 0x09, 0x0D, 0x0C, 0x0B:
                 r.pos += 1
@@ -637,6 +670,10 @@ struct CFamilyLexerCore: Sendable {
                     r.pos += 1
                 }
             case 0x3A:  // :
+                if r.frame == Self.root && !r.inCase && CFamilyScan.at(line, start + 1) == 0x3A
+                    && ASCII.isIdentifierStart(CFamilyScan.at(line, start + 2)) && function(line, &r, &sink) {
+                    continue
+                }
                 r.pos += 1
                 if r.inCase && CFamilyScan.at(line, start + 1) != 0x3A && (start == 0 || line[start - 1] != 0x3A) {
                     sink.add(start, r.pos, .punctuation)
@@ -652,7 +689,7 @@ struct CFamilyLexerCore: Sendable {
             case 0x5C where start == n - 1:  // a line continuation
                 r.pos += 1
             default:
-                if ASCII.isIdentifierStart(b) || b == 0x24 {
+                if (ASCII.isIdentifierStart(b) || b == 0x24) && !CFamilyScan.isByteOrderMark(line, start) {
                     identifier(line, &r, &terminator, &sink)
                 } else {
                     r.open()
@@ -667,24 +704,30 @@ struct CFamilyLexerCore: Sendable {
         switch r.frame {
         case Self.root:
             if b == 0x7D { r.frame = Self.statement }
-        case Self.statement:
+        case Self.statement, Self.namespace:
             if b != 0x7D { r.frame = Self.root }
         case Self.function:
             if b == 0x7B {
                 r.depth = r.depth == .max ? r.depth : r.depth + 1
             } else if b == 0x7D {
-                r.depth -= 1
-                if r.depth == 0 { r.frame = Self.root }
+                if r.depth <= 1 {
+                    r.depth = 0
+                    r.frame = Self.root
+                } else {
+                    r.depth -= 1
+                }
             }
         case Self.params:
             if b == 0x3B { r.frame = Self.root }
-        default:  // tail
+        case Self.tail:
             if b == 0x7B {
                 r.frame = Self.function
                 r.depth = 1
             } else if b == 0x3B {
                 r.frame = Self.root
             }
+        default:
+            break
         }
     }
 
@@ -694,6 +737,11 @@ struct CFamilyLexerCore: Sendable {
         let e = CFamilyScan.identifierEnd(line, start)
         if r.inCase {
             sink.add(start, e, .constant)
+            r.pos = e
+            return
+        }
+        if r.frame == Self.namespace {
+            sink.add(start, e, e - start == 6 && LineCursor(line).at("inline", start) ? .keyword : .plain)
             r.pos = e
             return
         }
@@ -726,27 +774,18 @@ struct CFamilyLexerCore: Sendable {
         case Self.structWord, Self.classWord, Self.enumWord:
             sink.add(start, e, .keyword)
             r.pos = e
-            guard e < n, ASCII.isSpace(line[e]) else { return }
+            guard e == n || ASCII.isSpace(line[e]) else { return }
             var j = e
             while j < n && ASCII.isSpace(line[j]) { j += 1 }
-            if cls == Self.enumWord, j < n, ASCII.isIdentifierStart(line[j]) {
-                let w = CFamilyScan.identifierEnd(line, j)
-                let c = LineCursor(line)
-                if (w - j == 5 && c.at("class", j)) || (w - j == 6 && c.at("struct", j)) {
-                    sink.add(j, w, .keyword)
-                    j = w
-                    while j < n && ASCII.isSpace(line[j]) { j += 1 }
-                }
+            if j == n {
+                r.mode = cls == Self.enumWord ? Self.enumNamePending : Self.classNamePending
+                return
             }
-            if j < n && (ASCII.isIdentifierStart(line[j]) || line[j] == 0x24) {
-                let w = CFamilyScan.identifierEnd(line, j)
-                sink.add(j, w, .type)
-                r.pos = w
-            }
+            className(line, j, isEnum: cls == Self.enumWord, &r, &sink)
         case Self.namespaceWord:
             sink.add(start, e, .keyword)
             r.pos = e
-            r.frame = Self.statement
+            r.frame = Self.namespace
             r.depth = 0
         case Self.caseWord:
             sink.add(start, e, .keyword)
@@ -766,6 +805,31 @@ struct CFamilyLexerCore: Sendable {
             }
             sink.add(start, e, kind)
             r.pos = e
+        }
+    }
+
+    /// The name a `struct`, `class` or `enum` (then maybe `class`) declares, from `j`.
+    private func className(_ line: UnsafeBufferPointer<UInt8>, _ j: Int, isEnum: Bool, _ r: inout Run, _ sink: inout TokenSink) {
+        let n = line.count
+        var j = j
+        if isEnum && ASCII.isIdentifierStart(line[j]) {
+            let w = CFamilyScan.identifierEnd(line, j)
+            let c = LineCursor(line)
+            if (w - j == 5 && c.at("class", j)) || (w - j == 6 && c.at("struct", j)) {
+                sink.add(j, w, .keyword)
+                r.pos = w
+                j = w
+                while j < n && ASCII.isSpace(line[j]) { j += 1 }
+                if j == n {
+                    r.mode = Self.classNamePending
+                    return
+                }
+            }
+        }
+        if ASCII.isIdentifierStart(line[j]) || line[j] == 0x24 {
+            let w = CFamilyScan.identifierEnd(line, j)
+            sink.add(j, w, .type)
+            r.pos = w
         }
     }
 
@@ -809,49 +873,50 @@ struct CFamilyLexerCore: Sendable {
     /// At the top level, `type name(params)` followed by `{` or `;` (or a line end
     /// before either: the rest may follow): reports the return type and the name,
     /// and moves into the signature. Pygments' return type is one name (with `::`)
-    /// followed by `&`, `*` or spaces.
+    /// followed by `&`, `*` or spaces; the name may start the next line
+    /// (`static int` / `main(void)`), which the frame waits for.
     private func function(_ line: UnsafeBufferPointer<UInt8>, _ r: inout Run, _ sink: inout TokenSink) -> Bool {
         let n = line.count
         let start = r.pos
         let typeEnd = scopedIdentifierEnd(line, start)
         var j = typeEnd
         while j < n && (ASCII.isSpace(line[j]) || line[j] == 0x26 || line[j] == 0x2A) { j += 1 }
-        guard j > typeEnd, j < n,
-              ASCII.isIdentifierStart(line[j]) || line[j] == 0x24 || (line[j] == 0x3A && CFamilyScan.at(line, j + 1) == 0x3A)
-        else { return false }
-        let nameStart = j
-        let nameEnd = scopedIdentifierEnd(line, j)
-        var k = nameEnd
-        while k < n && ASCII.isSpace(line[k]) { k += 1 }
-        guard k < n, line[k] == 0x28 else { return false }
-        k += 1
-        while k < n && line[k] != 0x29 {
-            let b = line[k]
-            if b == 0x3B || b == 0x22 || b == 0x27 { return false }
-            k += 1
+        if j == n {
+            let isType = returnType(line, start, typeEnd, j, &sink)
+            r.pos = n
+            r.frame = isType ? Self.maybeAfterType : Self.maybeAfterName
+            return true
         }
-        if k < n {
-            k += 1
-            while k < n {
-                let b = line[k]
-                if b == 0x7B || b == 0x3B { break }
-                if b == 0x22 || b == 0x27 { return false }
-                if b == 0x2F {
-                    let next = CFamilyScan.at(line, k + 1)
-                    if next == 0x2F { break }
-                    guard next == 0x2A, let e = find(line, k + 2, 0x2A, 0x2F) else {
-                        if next == 0x2A { break }
-                        return false
-                    }
-                    k = e
-                    continue
-                }
-                k += 1
-            }
+        guard j > typeEnd, let nameEnd = signature(line, j) else { return false }
+        _ = returnType(line, start, typeEnd, j, &sink)
+        sink.add(j, nameEnd, .function)
+        r.pos = nameEnd
+        r.frame = Self.params
+        return true
+    }
+
+    /// The line after a return type that ended its line: a function's name and
+    /// signature, or else the frame the return type alone leaves.
+    private func resolve(_ line: UnsafeBufferPointer<UInt8>, _ r: inout Run, _ sink: inout TokenSink) {
+        var j = r.pos
+        while j < line.count && (ASCII.isSpace(line[j]) || line[j] == 0x26 || line[j] == 0x2A) { j += 1 }
+        guard let nameEnd = signature(line, j) else {
+            r.frame = r.frame == Self.maybeAfterType ? Self.root : Self.statement
+            return
         }
-        // The return type, as its own tokens.
+        for p in r.pos..<j where !ASCII.isSpace(line[p]) { sink.add(p, p + 1, .operator) }
+        sink.add(j, nameEnd, .function)
+        r.pos = nameEnd
+        r.frame = Self.params
+    }
+
+    /// Reports a return type `line[start..<end]` and the `&`/`*` up to `stop`;
+    /// whether it is a type keyword (after which Pygments stays at the top level).
+    private func returnType(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ stop: Int,
+                            _ sink: inout TokenSink) -> Bool {
         var i = start
-        while i < typeEnd {
+        var isType = false
+        while i < end {
             if line[i] == 0x3A {
                 sink.add(i, i + 2, .operator)
                 i += 2
@@ -859,20 +924,58 @@ struct CFamilyLexerCore: Sendable {
             }
             let w = CFamilyScan.identifierEnd(line, i)
             let kind: TokenKind
-            switch words.lookup(line, i, w) {
+            let cls = words.lookup(line, i, w)
+            switch cls {
             case Self.type, Self.libraryType: kind = .type
             case Self.builtin: kind = .builtin
             case 0: kind = .plain
             default: kind = .keyword
             }
+            if i == start { isType = cls == Self.type || cls == Self.reservedType }
             sink.add(i, w, kind)
             i = w
         }
-        for p in typeEnd..<nameStart where !ASCII.isSpace(line[p]) { sink.add(p, p + 1, .operator) }
-        sink.add(nameStart, nameEnd, .function)
-        r.pos = nameEnd
-        r.frame = Self.params
-        return true
+        for p in end..<stop where !ASCII.isSpace(line[p]) { sink.add(p, p + 1, .operator) }
+        return isType
+    }
+
+    /// From `j`: a name (with `::`) followed by a parameter list without `;` or
+    /// quotes, then `{` or `;` without quotes or `/` before it (or the line's end
+    /// anywhere after the `(`). The name's end, nil if not.
+    private func signature(_ line: UnsafeBufferPointer<UInt8>, _ j: Int) -> Int? {
+        let n = line.count
+        guard j < n,
+              ASCII.isIdentifierStart(line[j]) || line[j] == 0x24 || (line[j] == 0x3A && CFamilyScan.at(line, j + 1) == 0x3A)
+        else { return nil }
+        let nameEnd = scopedIdentifierEnd(line, j)
+        var k = nameEnd
+        while k < n && ASCII.isSpace(line[k]) { k += 1 }
+        guard k < n, line[k] == 0x28 else { return nil }
+        k += 1
+        while k < n && line[k] != 0x29 {
+            let b = line[k]
+            if b == 0x3B || b == 0x22 || b == 0x27 { return nil }
+            k += 1
+        }
+        guard k < n else { return nameEnd }
+        k += 1
+        while k < n {
+            let b = line[k]
+            if b == 0x7B || b == 0x3B { break }
+            if b == 0x22 || b == 0x27 { return nil }
+            if b == 0x2F {
+                let next = CFamilyScan.at(line, k + 1)
+                if next == 0x2F { break }
+                guard next == 0x2A, let e = find(line, k + 2, 0x2A, 0x2F) else {
+                    if next == 0x2A { break }
+                    return nil
+                }
+                k = e
+                continue
+            }
+            k += 1
+        }
+        return nameEnd
     }
 
     /// The end of a name with `::` scopes from `i`.

@@ -222,7 +222,7 @@ struct CSharpLexer: LineLexer {
                 sink.add(start, start + 1, .operator)
                 r.pos += 1
             default:
-                if ASCII.isIdentifierStart(b) {
+                if ASCII.isIdentifierStart(b) && !CFamilyScan.isByteOrderMark(line, start) {
                     identifier(line, &r, &sink)
                 } else {
                     r.pos = CFamilyScan.characterEnd(line, start)
@@ -281,7 +281,7 @@ struct CSharpLexer: LineLexer {
             var j = e
             while j < n && ASCII.isSpace(line[j]) { j += 1 }
             if cls == Self.classWord {
-                if j < n && (ASCII.isIdentifierStart(line[j]) || line[j] == 0x40) {
+                if j < n && j != r.functionAt && (ASCII.isIdentifierStart(line[j]) || line[j] == 0x40) {
                     r.pos = CFamilyScan.identifierEnd(line, j + 1)
                     sink.add(j, r.pos, .type)
                 }

@@ -130,7 +130,7 @@ struct JavaLexer: LineLexer {
                 sink.add(start, start + 1, .punctuation)
                 pos += 1
             default:
-                guard ASCII.isIdentifierStart(b) || b == 0x24 else {
+                guard (ASCII.isIdentifierStart(b) || b == 0x24) && !CFamilyScan.isByteOrderMark(line, start) else {
                     pos = CFamilyScan.characterEnd(line, start)
                     continue
                 }
