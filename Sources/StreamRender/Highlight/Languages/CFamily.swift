@@ -10,6 +10,9 @@ struct CFamilyWords: Sendable {
     private var bytes: [UInt8] = []
     private let mask: Int
     private var longest = 0
+    /// Per first byte, the word lengths (bit n: length n) that start with it:
+    /// most names are rejected without hashing.
+    private var lengths32: [UInt32] = Array(repeating: 0, count: 256)
 
     /// `groups` pairs a class (not 0) with words separated by whitespace; a word
     /// listed twice keeps its first class.
@@ -43,20 +46,28 @@ struct CFamilyWords: Sendable {
             classes.append(cls)
             bytes.append(contentsOf: word)
             longest = max(longest, word.count)
+            if word.count < 32 { lengths32[Int(word[0])] |= 1 << UInt32(word.count) }
         }
     }
 
+    /// The length and the first, second and last two bytes: cheap, and enough to
+    /// spread keyword lists.
     @inline(__always)
     private static func hash(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
-        var h: UInt32 = 2_166_136_261
-        for i in start..<end { h = (h ^ UInt32(p[i])) &* 16_777_619 }
-        return Int(h ^ (h >> 15))
+        let count = end - start
+        var h = UInt32(count) &* 0x9E37_79B1
+        h ^= UInt32(p[start]) &* 0x85EB_CA77
+        h ^= UInt32(p[start + (count > 1 ? 1 : 0)]) &* 0xC2B2_AE3D
+        h ^= UInt32(p[end - 1]) &* 0x27D4_EB2F
+        h ^= UInt32(p[end - (count > 2 ? 2 : 1)]) &* 0x1656_67B1
+        return Int(h ^ (h >> 13))
     }
 
     /// The class of `line[start..<end]`, 0 if it is none of the words.
     func lookup(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt8 {
         let count = end - start
         guard count > 0, count <= longest else { return 0 }
+        if count < 32 && lengths32[Int(line[start])] & (1 << UInt32(count)) == 0 { return 0 }
         var i = Self.hash(line, start, end) & mask
         while true {
             let slot = Int(slots[i])
@@ -146,7 +157,9 @@ enum CFamilyScan {
         if let a = whole, at(line, a) == 0x2E, let b = separatedDigits(line, a + 1, dec), let e = exponent(b, 0x65, dec) {
             return fsuffix(e)
         }
-        if at(line, s) == 0x2E, let b = separatedDigits(line, s + 1, dec), let e = exponent(b, 0x65, dec) { return fsuffix(e) }
+        if at(line, s) == 0x2E, let b = separatedDigits(line, s + 1, dec), let e = exponent(b, 0x65, dec) {
+            return fsuffix(e)
+        }
         if let a = whole, let e = exponent(a, 0x65, dec) { return fsuffix(e) }
         if let a = whole, at(line, a) == 0x2E { return fsuffix(separatedDigits(line, a + 1, dec) ?? a + 1) }
         if at(line, s) == 0x2E, let b = separatedDigits(line, s + 1, dec) { return fsuffix(b) }
@@ -201,6 +214,16 @@ enum CFamilyScan {
         if b == 0x27 { return nil }
         let a = characterEnd(line, i)
         return at(line, a) == 0x27 ? a + 1 : nil
+    }
+
+    /// The position after the next `a b` pair (`*/`) at or after `from`, nil if none.
+    static func find(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ a: UInt8, _ b: UInt8) -> Int? {
+        var i = from
+        while i + 1 < line.count {
+            if line[i] == a && line[i + 1] == b { return i + 2 }
+            i += 1
+        }
+        return nil
     }
 
     /// Whether a byte order mark (U+FEFF) starts at `i`: not part of a name.
@@ -258,6 +281,8 @@ struct CFamilyLexerCore: Sendable {
         __raise __noop __identifier __forceinline __assume __null
         """
     private static let baseTypes = "bool int long float short double char unsigned signed void _BitInt __int128"
+    /// Keywords that Pygments lists with the types (so a function's return type may be one).
+    private static let reservedTypes = "__int8 __int16 __int32 __int64 __wchar_t"
     private static let libraryTypes = """
         size_t ssize_t off_t wchar_t ptrdiff_t sig_atomic_t fpos_t clock_t time_t va_list jmp_buf FILE DIR div_t \
         ldiv_t mbstate_t wctrans_t wint_t wctype_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t \
@@ -279,8 +304,7 @@ struct CFamilyLexerCore: Sendable {
             imaginary complex enum
             """),
         (structWord, "struct union"), (caseWord, "case"), (keyword, baseKeywords),
-        (type, "_Bool _Complex _Atomic _Decimal32 _Decimal64 _Decimal128"), (reservedType, "__int8 __int16 __int32 __int64 __wchar_t"),
-        (type, baseTypes), (builtin, "true false NULL nullptr"), (libraryType, libraryTypes),
+        (type, "_Bool _Complex _Atomic _Decimal32 _Decimal64 _Decimal128"), (reservedType, reservedTypes), (type, baseTypes), (builtin, "true false NULL nullptr"), (libraryType, libraryTypes),
     ])
     private static let cppWords = CFamilyWords([
         (classWord, "class concept typename"),
@@ -291,8 +315,7 @@ struct CFamilyLexerCore: Sendable {
             and_eq bitand bitor compl not not_eq or or_eq xor xor_eq contract_assert pre post
             """),
         (namespaceWord, "namespace"), (enumWord, "enum"), (structWord, "struct union"), (caseWord, "case"),
-        (keyword, baseKeywords), (type, "char16_t char32_t char8_t"), (reservedType, "__int8 __int16 __int32 __int64 __wchar_t"),
-        (type, baseTypes), (builtin, "true false NULL nullptr"), (libraryType, libraryTypes),
+        (keyword, baseKeywords), (type, "char16_t char32_t char8_t"), (reservedType, reservedTypes), (type, baseTypes), (builtin, "true false NULL nullptr"), (libraryType, libraryTypes),
     ])
 
     init(cpp: Bool) {
@@ -340,11 +363,12 @@ struct CFamilyLexerCore: Sendable {
         state.depth = r.depth
     }
 
-    private func run(_ line: UnsafeBufferPointer<UInt8>, _ r: inout Run, _ terminator: inout [UInt8], _ sink: inout TokenSink) {
+    private func run(_ line: UnsafeBufferPointer<UInt8>, _ r: inout Run, _ terminator: inout [UInt8],
+                     _ sink: inout TokenSink) {
         let n = line.count
         switch r.mode {
         case Self.blockComment:
-            guard let e = find(line, 0, 0x2A, 0x2F) else { sink.add(0, n, .comment); return }
+            guard let e = CFamilyScan.find(line, 0, 0x2A, 0x2F) else { sink.add(0, n, .comment); return }
             sink.add(0, e, .comment)
             r.mode = Self.code
             r.pos = e
@@ -360,7 +384,7 @@ struct CFamilyLexerCore: Sendable {
             macro(line, 0, first: false, &r, &sink)
             return
         case Self.macroComment:
-            guard let e = find(line, 0, 0x2A, 0x2F) else { sink.add(0, n, .comment); return }
+            guard let e = CFamilyScan.find(line, 0, 0x2A, 0x2F) else { sink.add(0, n, .comment); return }
             sink.add(0, e, .comment)
             r.mode = Self.code
             macro(line, e, first: false, &r, &sink)
@@ -396,17 +420,6 @@ struct CFamilyLexerCore: Sendable {
             if r.pos == i { label(line, &r, &sink) }
         }
         code(line, &r, &terminator, &sink)
-    }
-
-    /// The position after the next `a b` pair at or after `from`, nil if none.
-    @inline(__always)
-    private func find(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ a: UInt8, _ b: UInt8) -> Int? {
-        var i = from
-        while i + 1 < line.count {
-            if line[i] == a && line[i + 1] == b { return i + 2 }
-            i += 1
-        }
-        return nil
     }
 
     private func find(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ bytes: [UInt8]) -> Int? {
@@ -465,7 +478,8 @@ struct CFamilyLexerCore: Sendable {
 
     /// The body of a preprocessor line from `from`: attributes and comments; a
     /// backslash at the end continues it.
-    private func macro(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, first: Bool, _ r: inout Run, _ sink: inout TokenSink) {
+    private func macro(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, first: Bool, _ r: inout Run,
+                       _ sink: inout TokenSink) {
         let n = line.count
         var i = from
         if first {
@@ -495,7 +509,7 @@ struct CFamilyLexerCore: Sendable {
             if j == n { break }
             let next = CFamilyScan.at(line, j + 1)
             if next == 0x2A {
-                guard let e = find(line, j + 2, 0x2A, 0x2F) else {
+                guard let e = CFamilyScan.find(line, j + 2, 0x2A, 0x2F) else {
                     sink.add(j, n, .comment)
                     r.mode = Self.macroComment
                     return
@@ -590,7 +604,8 @@ struct CFamilyLexerCore: Sendable {
         }
     }
 
-    private func code(_ line: UnsafeBufferPointer<UInt8>, _ r: inout Run, _ terminator: inout [UInt8], _ sink: inout TokenSink) {
+    private func code(_ line: UnsafeBufferPointer<UInt8>, _ r: inout Run, _ terminator: inout [UInt8],
+                      _ sink: inout TokenSink) {
         let n = line.count
         while r.pos < n {
             let start = r.pos
@@ -609,7 +624,7 @@ struct CFamilyLexerCore: Sendable {
                     if CFamilyScan.continues(line) { r.mode = Self.lineComment }
                     r.pos = n
                 } else if next == 0x2A {
-                    guard let e = find(line, start + 2, 0x2A, 0x2F) else {
+                    guard let e = CFamilyScan.find(line, start + 2, 0x2A, 0x2F) else {
                         sink.add(start, n, .comment)
                         r.mode = Self.blockComment
                         r.pos = n
@@ -731,7 +746,8 @@ struct CFamilyLexerCore: Sendable {
         }
     }
 
-    private func identifier(_ line: UnsafeBufferPointer<UInt8>, _ r: inout Run, _ terminator: inout [UInt8], _ sink: inout TokenSink) {
+    private func identifier(_ line: UnsafeBufferPointer<UInt8>, _ r: inout Run, _ terminator: inout [UInt8],
+                            _ sink: inout TokenSink) {
         let n = line.count
         let start = r.pos
         let e = CFamilyScan.identifierEnd(line, start)
@@ -809,7 +825,8 @@ struct CFamilyLexerCore: Sendable {
     }
 
     /// The name a `struct`, `class` or `enum` (then maybe `class`) declares, from `j`.
-    private func className(_ line: UnsafeBufferPointer<UInt8>, _ j: Int, isEnum: Bool, _ r: inout Run, _ sink: inout TokenSink) {
+    private func className(_ line: UnsafeBufferPointer<UInt8>, _ j: Int, isEnum: Bool, _ r: inout Run,
+                           _ sink: inout TokenSink) {
         let n = line.count
         var j = j
         if isEnum && ASCII.isIdentifierStart(line[j]) {
@@ -966,7 +983,7 @@ struct CFamilyLexerCore: Sendable {
             if b == 0x2F {
                 let next = CFamilyScan.at(line, k + 1)
                 if next == 0x2F { break }
-                guard next == 0x2A, let e = find(line, k + 2, 0x2A, 0x2F) else {
+                guard next == 0x2A, let e = CFamilyScan.find(line, k + 2, 0x2A, 0x2F) else {
                     if next == 0x2A { break }
                     return nil
                 }

@@ -7,14 +7,16 @@
 /// Where Pygments does not know the language, this lexer does: interpolated
 /// strings (`$"..."`, `$@"..."`, `$$"""..."""`) show their holes as code between
 /// string-escape braces (a `:format` is string), and raw strings `"""` span lines.
-/// Interpolation holes nest and may span lines; the stack of open strings is in
-/// the line state (at most 32 deep).
+/// Interpolation holes nest and may span lines; the open strings are in the line
+/// state (at most 32 deep).
 struct CSharpLexer: LineLexer {
     private static let code: UInt16 = 0, blockComment: UInt16 = 1, string: UInt16 = 2, attribute: UInt16 = 3
 
     // A string is described by its kind (bits 0-1), its quote count (raw strings,
     // bits 2-5) and its `$` count (bits 6-9, 0: not interpolated); a hole on the
-    // stack adds its bracket nesting (bits 10-15).
+    // stack adds its bracket nesting (bits 10-15). The innermost hole is kept apart
+    // from the stack (in `depth`, flagged by mode bit 2) so that a line with one
+    // level of holes allocates nothing; a string's description is in mode bits 3-12.
     private static let regular: UInt16 = 0, verbatim: UInt16 = 1, raw: UInt16 = 2
     private static let maxStack = 32
 
@@ -22,7 +24,7 @@ struct CSharpLexer: LineLexer {
     private static let keyword: UInt8 = 1, type: UInt8 = 2, classWord: UInt8 = 3, namespaceWord: UInt8 = 4,
         fileWord: UInt8 = 5, globalWord: UInt8 = 6
 
-    private static let words = CFamilyWords([
+    private static let table = CFamilyWords([
         (keyword, """
             abstract as async await base break by case catch checked const continue default delegate do else enum \
             event explicit extern false finally fixed for foreach goto if implicit in interface internal is let lock \
@@ -34,21 +36,28 @@ struct CSharpLexer: LineLexer {
         (type, "bool byte char decimal double dynamic float int long object sbyte short string uint ulong ushort var"),
         (classWord, "class struct"), (namespaceWord, "namespace using"), (fileWord, "file"), (globalWord, "global"),
     ])
+    /// The table, held by the lexer (a static costs a check at every use).
+    private let words = CSharpLexer.table
 
     /// Where lexing is in a line and what it carries to the next.
     private struct Run {
         var pos = 0
         var mode: UInt16
         var desc: UInt16
+        /// The innermost interpolation hole, if `inHole`.
+        var top: UInt16
+        var inHole: Bool
+        /// The holes around it, innermost last.
         var stack: [UInt16]
         var functionAt = -1
     }
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
-        var r = Run(mode: state.mode, desc: state.depth, stack: state.stack)
+        var r = Run(mode: state.mode & 3, desc: state.mode >> 3, top: state.depth, inHole: state.mode & 4 != 0,
+                    stack: state.stack)
         run(line, &r, &sink)
-        state.mode = r.mode
-        state.depth = r.mode == Self.string ? r.desc : 0
+        state.mode = r.mode | (r.inHole ? 4 : 0) | (r.mode == Self.string ? r.desc << 3 : 0)
+        state.depth = r.inHole ? r.top : 0
         if r.stack != state.stack { state.stack = r.stack }
     }
 
@@ -56,7 +65,7 @@ struct CSharpLexer: LineLexer {
         let n = line.count
         switch r.mode {
         case Self.blockComment:
-            guard let e = JavaLexer.find(line, 0, 0x2A, 0x2F) else { sink.add(0, n, .comment); return }
+            guard let e = CFamilyScan.find(line, 0, 0x2A, 0x2F) else { sink.add(0, n, .comment); return }
             sink.add(0, e, .comment)
             r.mode = Self.code
             r.pos = e
@@ -137,7 +146,7 @@ struct CSharpLexer: LineLexer {
                 sink.add(start, n, .comment)
                 r.pos = n
             case 0x2F where CFamilyScan.at(line, start + 1) == 0x2A:
-                guard let e = JavaLexer.find(line, start + 2, 0x2A, 0x2F) else {
+                guard let e = CFamilyScan.find(line, start + 2, 0x2A, 0x2F) else {
                     sink.add(start, n, .comment)
                     r.mode = Self.blockComment
                     return
@@ -178,13 +187,14 @@ struct CSharpLexer: LineLexer {
                 sink.add(start, start + 1, .punctuation)
                 r.pos += 1
             case 0x7D:  // }
-                if let top = r.stack.last, top >> 10 == 0 {
+                if r.inHole && r.top >> 10 == 0 {
+                    let top = r.top
                     let braces = top & 3 == Self.raw ? Int(top >> 6 & 0xF) : 1
                     var e = start
                     while e < n && line[e] == 0x7D && e - start < braces { e += 1 }
                     if e - start == braces {
                         sink.add(start, e, .stringEscape)
-                        r.stack.removeLast()
+                        if let outer = r.stack.popLast() { r.top = outer } else { r.inHole = false }
                         r.pos = e
                         string(line, top & 0x3FF, &r, &sink)
                         continue
@@ -202,7 +212,7 @@ struct CSharpLexer: LineLexer {
                 sink.add(start, start + 1, .punctuation)
                 r.pos += 1
             case 0x3A:  // :
-                if let top = r.stack.last, top >> 10 == 0 {
+                if r.inHole && r.top >> 10 == 0 {
                     // An interpolation's format: string up to the closing brace.
                     var e = start + 1
                     while e < n && line[e] != 0x7D { e += 1 }
@@ -234,10 +244,10 @@ struct CSharpLexer: LineLexer {
     /// Counts an opening (+1) or closing (-1) bracket inside an interpolation hole.
     @inline(__always)
     private func nest(_ r: inout Run, _ delta: Int) {
-        guard let top = r.stack.last else { return }
-        let depth = Int(top >> 10)
+        guard r.inHole else { return }
+        let depth = Int(r.top >> 10)
         let next = max(0, min(63, depth + delta))
-        if next != depth { r.stack[r.stack.count - 1] = top & 0x3FF | UInt16(next) << 10 }
+        r.top = r.top & 0x3FF | UInt16(next) << 10
     }
 
     /// `#if`, `#region`... (not `#nullable`, which Pygments does not know).
@@ -266,14 +276,12 @@ struct CSharpLexer: LineLexer {
             sink.add(start, e, .function)
             return
         }
-        let cls = Self.words.lookup(line, start, e)
+        let cls = words.lookup(line, start, e)
         switch cls {
         case Self.keyword:
             sink.add(start, e, .keyword)
         case Self.type:
-            if CFamilyScan.at(line, e) == 0x3F && CFamilyScan.at(line, e + 1) != 0x3F && CFamilyScan.at(line, e + 1) != 0x2E {
-                r.pos = e + 1
-            }
+            if CFamilyScan.at(line, e) == 0x3F { r.pos = e + 1 }  // `int?` is one type
             sink.add(start, r.pos, .type)
         case Self.classWord, Self.namespaceWord:
             guard e < n, ASCII.isSpace(line[e]) else { return }
@@ -384,10 +392,12 @@ struct CSharpLexer: LineLexer {
                 }
                 // The last `dollars` braces open the hole (one, outside raw strings).
                 let open = kind == Self.raw ? e - dollars : e - 1
-                guard r.stack.count < Self.maxStack else { i = e; continue }
+                guard r.stack.count + 1 < Self.maxStack else { i = e; continue }
                 sink.add(start, open, .string)
                 sink.add(open, e, .stringEscape)
-                r.stack.append(desc)
+                if r.inHole { r.stack.append(r.top) }
+                r.top = desc
+                r.inHole = true
                 r.pos = e
                 return
             }

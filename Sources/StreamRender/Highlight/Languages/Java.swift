@@ -15,7 +15,7 @@ struct JavaLexer: LineLexer {
     private static let statementWord: UInt8 = 1, declarationWord: UInt8 = 2, type: UInt8 = 3, packageWord: UInt8 = 4,
         constant: UInt8 = 5, classWord: UInt8 = 6, varWord: UInt8 = 7, importWord: UInt8 = 8, nonWord: UInt8 = 9
 
-    private static let words = CFamilyWords([
+    private static let table = CFamilyWords([
         (statementWord, """
             assert break case catch continue default do else finally for if goto instanceof new return switch this \
             throw try while
@@ -29,6 +29,8 @@ struct JavaLexer: LineLexer {
         (packageWord, "package"), (constant, "true false null"), (classWord, "class interface module"),
         (varWord, "var"), (importWord, "import"), (nonWord, "non"),
     ])
+    /// The table, held by the lexer (a static costs a check at every use).
+    private let words = JavaLexer.table
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         let n = line.count
@@ -36,7 +38,7 @@ struct JavaLexer: LineLexer {
         var mode = state.mode
         switch mode {
         case Self.blockComment:
-            guard let e = Self.find(line, 0, 0x2A, 0x2F) else { sink.add(0, n, .comment); return }
+            guard let e = CFamilyScan.find(line, 0, 0x2A, 0x2F) else { sink.add(0, n, .comment); return }
             sink.add(0, e, .comment)
             pos = e
             mode = Self.code
@@ -72,7 +74,7 @@ struct JavaLexer: LineLexer {
                 sink.add(start, n, .comment)
                 pos = n
             case 0x2F where CFamilyScan.at(line, start + 1) == 0x2A:
-                guard let e = Self.find(line, start + 2, 0x2A, 0x2F) else {
+                guard let e = CFamilyScan.find(line, start + 2, 0x2A, 0x2F) else {
                     sink.add(start, n, .comment)
                     state.mode = Self.blockComment
                     return
@@ -140,7 +142,7 @@ struct JavaLexer: LineLexer {
                     sink.add(start, e, .function)
                     continue
                 }
-                let cls = Self.words.lookup(line, start, e)
+                let cls = words.lookup(line, start, e)
                 if cls == Self.statementWord {
                     sink.add(start, e, .keyword)
                     continue
@@ -173,7 +175,7 @@ struct JavaLexer: LineLexer {
                     if cls == Self.importWord, j < n, ASCII.isIdentifierStart(line[j]) {
                         let w = CFamilyScan.identifierEnd(line, j)
                         let c = LineCursor(line)
-                        if w < n && ASCII.isSpace(line[w]) && ((w - j == 6 && c.at("static", j)) || (w - j == 6 && c.at("module", j))) {
+                        if w < n && ASCII.isSpace(line[w]) && w - j == 6 && (c.at("static", j) || c.at("module", j)) {
                             keywordEnd = w
                             j = w
                             while j < n && ASCII.isSpace(line[j]) { j += 1 }
@@ -353,15 +355,5 @@ struct JavaLexer: LineLexer {
         var j = p + 1
         while ASCII.isDigit(at(j)) || at(j) == 0x5F { j += 1 }
         return at(j) | 0x20 == 0x6C ? j + 1 : j
-    }
-
-    /// The position after the next `a b` pair at or after `from`, nil if none.
-    static func find(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ a: UInt8, _ b: UInt8) -> Int? {
-        var i = from
-        while i + 1 < line.count {
-            if line[i] == a && line[i + 1] == b { return i + 2 }
-            i += 1
-        }
-        return nil
     }
 }
