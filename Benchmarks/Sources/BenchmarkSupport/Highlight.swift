@@ -16,13 +16,13 @@ extension Corpus {
         Highlighter.tokens(in: text, language: language).count
     }
 
-    /// A fence of `lines` lines of the corpus of `language` (repeated as needed), in
-    /// the fence's language.
+    /// A fence of `lines` lines in `language`: the corpus's first 100 lines, repeated
+    /// (so lines 701-800 are lines 1-100 again, and their costs compare).
     public static func codeFence(_ language: String, corpus: String, lines: Int) -> String {
         var source = corpus.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if source.last == "" { source.removeLast() }
         // A corpus line that would close the fence would end it early.
-        source = source.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("```") }
+        source = Array(source.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("```") }.prefix(100))
         return "```\(language)\n" + (0..<lines).map { source[$0 % source.count] + "\n" }.joined() + "```\n"
     }
 }

@@ -214,8 +214,6 @@ struct CSSLexer: LineLexer {
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         var c = LineCursor(line)
-        // One allocation for the line's tokens rather than a few as they come.
-        sink.tokens.reserveCapacity(sink.tokens.count + line.count / 4 + 4)
         // Within one line: the `[` of an attribute selector was just opened.
         var afterBracket = false
         while !c.atEnd {

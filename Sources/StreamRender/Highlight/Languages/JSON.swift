@@ -7,8 +7,6 @@ struct JSONLexer: LineLexer {
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         var c = LineCursor(line)
-        // One allocation for the line's tokens rather than a few as they come.
-        sink.tokens.reserveCapacity(sink.tokens.count + line.count / 4 + 4)
         if state.mode == Self.inBlockComment {
             let start = c.pos
             if c.skip(past: "*/") { state.mode = 0 }

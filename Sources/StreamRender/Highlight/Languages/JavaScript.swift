@@ -96,8 +96,6 @@ struct JavaScriptLexer: LineLexer {
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         var c = LineCursor(line)
-        // One allocation for the line's tokens rather than a few as they come.
-        sink.tokens.reserveCapacity(sink.tokens.count + line.count / 4 + 4)
         var scan = Scan()
         if state.mode == Self.code && line.count >= 2 && line[0] == 0x23 && line[1] == 0x21 && state.stack.isEmpty {  // #!
             sink.add(0, line.count, .comment)
