@@ -75,6 +75,8 @@ public struct MarkdownOptions: Hashable, Sendable {
 public final class MarkdownRenderer {
     public var options: MarkdownOptions
     private let breaker = ICUBreaker(.character)
+    /// The style of each token kind over the last code base style (and theme) used.
+    private var codeStyles: (base: Style, theme: CodeTheme, styles: [Style])?
 
     public init(options: MarkdownOptions = MarkdownOptions()) {
         self.options = options
@@ -148,28 +150,38 @@ public final class MarkdownRenderer {
             let content = clean(text, tabs: true)
             return StyledLine(format: format, spans: content.isEmpty ? [] : [.init(content, style: codeBase)])
         }
-        let bytes = Array(text.utf8)
+        let theme = options.theme.code
+        if codeStyles == nil || codeStyles!.base != codeBase || codeStyles!.theme != theme {
+            codeStyles = (codeBase, theme, TokenKind.allCases.map { $0 == .plain ? codeBase : codeBase.merged(with: theme[$0]) })
+        }
+        let styles = codeStyles!.styles
+        // Most lines have nothing to sanitise: their pieces are cut from the line as is.
+        let needsCleaning = !text.utf8.allSatisfy { $0 >= 0x20 ? $0 != 0x7F && $0 != 0xC2 : $0 == 0x09 }
+        let utf8 = text.utf8
         var spans: [StyledLine.Span] = []
         var done = 0
+        var doneIndex = utf8.startIndex
         func add(upTo end: Int, _ style: Style) {
             // A token boundary inside a character (a lexer's stray byte) moves past it.
-            var end = min(end, bytes.count)
-            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            var end = min(end, utf8.count)
+            var endIndex = utf8.index(doneIndex, offsetBy: max(0, end - done))
+            while endIndex != utf8.endIndex && utf8[endIndex] & 0xC0 == 0x80 { end += 1; endIndex = utf8.index(after: endIndex) }
             guard end > done else { return }
-            let piece = clean(String(decoding: bytes[done..<end], as: UTF8.self), tabs: true)
+            var piece = String(text.unicodeScalars[doneIndex..<endIndex])
+            if needsCleaning { piece = clean(piece, tabs: true) }
             done = end
+            doneIndex = endIndex
             if let last = spans.last, last.style == style {
                 spans[spans.count - 1] = .init(last.text + piece, style: style)
             } else {
                 spans.append(.init(piece, style: style))
             }
         }
-        let theme = options.theme.code
         for token in tokens {
             add(upTo: token.start, codeBase)
-            add(upTo: token.end, token.kind == .plain ? codeBase : codeBase.merged(with: theme[token.kind]))
+            add(upTo: token.end, styles[Int(token.kind.rawValue)])
         }
-        add(upTo: bytes.count, codeBase)
+        add(upTo: utf8.count, codeBase)
         return StyledLine(format: format, spans: spans)
     }
 

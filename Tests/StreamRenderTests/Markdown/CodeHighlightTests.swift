@@ -61,6 +61,10 @@ import Testing
         let line = renderer.codeLine("aé中😀b", tokens: [Token(start: 0, end: 2, kind: .keyword), Token(start: 4, end: 6, kind: .string)])
         #expect(line.plainText == "aé中😀b")
         #expect(!line.spans.contains { $0.text.contains("\u{FFFD}") })
+        // A boundary between a letter and its combining mark keeps both; controls are sanitised.
+        let combining = renderer.codeLine("e\u{301}x\u{1B}y", tokens: [Token(start: 0, end: 1, kind: .keyword), Token(start: 4, end: 6, kind: .string)])
+        #expect(combining.plainText == "e\u{301}x\u{241B}y")
+        #expect(combining.spans.first?.text.unicodeScalars.first == "e")
     }
 }
 
