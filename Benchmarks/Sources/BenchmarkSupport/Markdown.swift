@@ -102,4 +102,24 @@ extension Corpus {
         if sink == -1 { print("") }
         return times
     }
+
+    /// The time the pieces of an 800-line fence's first 100 code lines and of its
+    /// last 100 (lines 701-800) take (`perPieceSeconds`, the minimum of `runs`), and
+    /// how many pieces each is.
+    public static func firstAndLastHundredLines(_ fence: [String], runs: Int) -> (Double, Double, Int, Int) {
+        let text = fence.joined()
+        let lineStarts = text.utf8.enumerated().filter { $0.element == 0x0A }.map { $0.offset + 1 }
+        var offsets: [Int] = []
+        var at = 0
+        for piece in fence { offsets.append(at); at += piece.utf8.count }
+        let firstRange = offsets.indices.filter { offsets[$0] >= lineStarts[0] && offsets[$0] < lineStarts[100] }
+        let lastRange = offsets.indices.filter { offsets[$0] >= lineStarts[700] && offsets[$0] < lineStarts[800] }
+        var first = Double.infinity, last = Double.infinity
+        for _ in 0..<runs {
+            let times = perPieceSeconds(fence)
+            first = min(first, firstRange.map { times[$0] }.reduce(0, +))
+            last = min(last, lastRange.map { times[$0] }.reduce(0, +))
+        }
+        return (first, last, firstRange.count, lastRange.count)
+    }
 }

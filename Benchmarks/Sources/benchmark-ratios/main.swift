@@ -57,19 +57,7 @@ if CommandLine.arguments.dropFirst().first == "highlight" || CommandLine.argumen
         rows.append(String(format: "%@ %.0f", language.name, mbs))
 
         let fence = Corpus.pieces(Corpus.codeFence(language.name, corpus: corpus, lines: 800), size: 4)
-        let joined = fence.joined()
-        let lineStarts = joined.utf8.enumerated().filter { $0.element == 0x0A }.map { $0.offset + 1 }
-        var offsets: [Int] = []
-        var at = 0
-        for piece in fence { offsets.append(at); at += piece.utf8.count }
-        let firstRange = offsets.indices.filter { offsets[$0] >= lineStarts[0] && offsets[$0] < lineStarts[100] }
-        let lastRange = offsets.indices.filter { offsets[$0] >= lineStarts[700] && offsets[$0] < lineStarts[800] }
-        var first = Double.infinity, last = Double.infinity
-        for _ in 0..<3 {
-            let times = Corpus.perPieceSeconds(fence)
-            first = min(first, firstRange.map { times[$0] }.reduce(0, +))
-            last = min(last, lastRange.map { times[$0] }.reduce(0, +))
-        }
+        let (first, last, _, _) = Corpus.firstAndLastHundredLines(fence, runs: 3)
         if last / first > worstFence.ratio { worstFence = (language.name, last / first, first, last) }
     }
     checks.append(Check(
@@ -151,25 +139,12 @@ if !onlyPipeline {
                            whole * 1e3, streamed * 1e3, streamed / whole, framed * 1e3, framed / whole)))
     }
     let fence = Corpus.pieces(Corpus.fence(lines: 800), size: 4)
-    // The pieces of the first and the last 100 code lines (lines 1-100 and 701-800).
-    let text = fence.joined()
-    let lineStarts = text.utf8.enumerated().filter { $0.element == 0x0A }.map { $0.offset + 1 }
-    var offsets: [Int] = []
-    var at = 0
-    for piece in fence { offsets.append(at); at += piece.utf8.count }
-    let firstRange = offsets.indices.filter { offsets[$0] >= lineStarts[0] && offsets[$0] < lineStarts[100] }
-    let lastRange = offsets.indices.filter { offsets[$0] >= lineStarts[700] && offsets[$0] < lineStarts[800] }
-    var first = Double.infinity, last = Double.infinity
-    for _ in 0..<7 {
-        let times = Corpus.perPieceSeconds(fence)
-        first = min(first, firstRange.map { times[$0] }.reduce(0, +))
-        last = min(last, lastRange.map { times[$0] }.reduce(0, +))
-    }
+    let (first, last, firstCount, lastCount) = Corpus.firstAndLastHundredLines(fence, runs: 7)
     checks.append(Check(
         name: "markdown, 800-line fence in 4-byte deltas, open block rendered per delta: last 100 lines vs first 100, 1.5 / (time ratio)",
         ratio: 1.5 / (last / first), target: 1,
         detail: String(format: "first 100 lines %.3f ms (%d deltas), last 100 %.3f ms (%d deltas): %.2fx",
-                       first * 1e3, firstRange.count, last * 1e3, lastRange.count, last / first)))
+                       first * 1e3, firstCount, last * 1e3, lastCount, last / first)))
     if sink == 42 { print("") }
 }
 
