@@ -8,9 +8,9 @@
 /// number of the first list that names it (kinds may be compared, `cls < builtin`).
 /// 0 means none of the words.
 ///
-/// How: open addressing with linear probing, at most a third full, hashed from the
-/// word's length and its first and last 8 bytes (words of up to 16 bytes are compared
-/// by those two loads alone, longer ones 8 bytes at a time). Before hashing, a mask per
+/// How: open addressing with linear probing, at most a quarter full (about 1.2 probes a
+/// lookup), hashed with one multiply from a word's first and last 8 bytes (words of up
+/// to 16 bytes are compared by those two loads alone, longer ones 8 bytes at a time). Before hashing, a mask per
 /// first byte of the lengths of the words it starts rejects most names that are no
 /// word with one load. With `ignoringCase` (SQL, PHP) words are stored in ASCII lower
 /// case and a name is lowered 8 bytes at a time before it is hashed.
@@ -65,14 +65,14 @@ struct WordTable: Sendable {
         }
         var size = 16
         var bits: UInt64 = 4
-        while size < words.count * 3 { size <<= 1; bits += 1 }
+        while size < words.count * 4 { size <<= 1; bits += 1 }
         let mask = size - 1, shift = 64 - bits
         var storage = [UInt64](repeating: 0, count: Self.lengthMasks + size)
         var longest = 0
         for (word, value) in words {
             precondition(word.count < 256, "a slot holds a word's length in 8 bits")
             let (a, b) = word.withUnsafeBytes { Self.edges($0.baseAddress!, word.count) }
-            var i = Self.hash(a, b, word.count, shift)
+            var i = Self.hash(a, b, shift)
             while true {
                 let slot = storage[Self.lengthMasks + i]
                 if slot == 0 {
@@ -164,7 +164,7 @@ struct WordTable: Sendable {
                 a = Self.lowered(a)
                 b = Self.lowered(b)
             }
-            var i = Self.hash(a, b, n, shift)
+            var i = Self.hash(a, b, shift)
             while true {
                 let slot = s[Self.lengthMasks + i]
                 if slot == 0 { return 0 }
@@ -215,10 +215,12 @@ struct WordTable: Sendable {
         return (first | middle << 8 | last << 16, 0)
     }
 
-    /// The slot to probe first for a word with edges `a`, `b` and length `n`.
+    /// The slot to probe first for a word with edges `a`, `b`: the top bits of one
+    /// multiply (under 8 bytes `a` and `b` fit in 32 bits each, so `b` rotated by 32
+    /// keeps the word whole; the length needs no part in it).
     @inline(__always)
-    private static func hash(_ a: UInt64, _ b: UInt64, _ n: Int, _ shift: UInt64) -> Int {
-        let h = ((a &* 0x9E37_79B9_7F4A_7C15) ^ b ^ UInt64(truncatingIfNeeded: n)) &* 0xC2B2_AE3D_27D4_EB4F
+    private static func hash(_ a: UInt64, _ b: UInt64, _ shift: UInt64) -> Int {
+        let h = (a ^ (b << 32 | b >> 32)) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: h >> shift)
     }
 
