@@ -118,28 +118,12 @@ struct WordTable: Sendable {
         value(line, range.lowerBound, range.upperBound)
     }
 
-    /// The flags of `line[start..<end]`: those of the lists it is in, 0 if none.
-    ///
-    /// - Complexity: O(1) for words of up to 16 bytes, O(n) in the name's bytes beyond.
-    @inline(__always)
-    func flags(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt32 {
-        value(line, start, end)
-    }
-
     /// The kind of `line[range]`, 0 if it is none of the words.
     ///
     /// - Complexity: O(1) for words of up to 16 bytes, O(n) in the name's bytes beyond.
     @inline(__always)
     func kind(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt32 {
         value(line, range.lowerBound, range.upperBound)
-    }
-
-    /// The kind of `line[start..<end]`, 0 if it is none of the words.
-    ///
-    /// - Complexity: O(1) for words of up to 16 bytes, O(n) in the name's bytes beyond.
-    @inline(__always)
-    func kind(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt32 {
-        value(line, start, end)
     }
 
     /// Whether `line[range]` is one of the words.
@@ -150,9 +134,12 @@ struct WordTable: Sendable {
         value(line, range.lowerBound, range.upperBound) != 0
     }
 
-    /// The value of `line[start..<end]`, 0 if it is none of the words.
+    /// The flags or kind of `line[start..<end]`, 0 if it is none of the words (for a
+    /// lexer that holds a name's ends rather than a range).
+    ///
+    /// - Complexity: O(1) for words of up to 16 bytes, O(n) in the name's bytes beyond.
     @inline(__always)
-    private func value(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt32 {
+    func value(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt32 {
         let n = end - start
         guard n > 0 && n <= longest else { return 0 }
         let folding = ignoringCase

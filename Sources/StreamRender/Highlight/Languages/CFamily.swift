@@ -698,7 +698,7 @@ struct CFamilyLexerCore: Sendable {
                 return
             }
         }
-        let cls = words.kind(line, start, e)
+        let cls = words.value(line, start, e)
         switch cls {
         case Self.keyword:
             sink.add(start, e, .keyword)
@@ -857,7 +857,7 @@ struct CFamilyLexerCore: Sendable {
             }
             let w = CFamilyScan.identifierEnd(line, i)
             let kind: TokenKind
-            let cls = words.kind(line, i, w)
+            let cls = words.value(line, i, w)
             switch cls {
             case Self.type, Self.libraryType: kind = .type
             case Self.builtin: kind = .builtin

@@ -276,7 +276,7 @@ struct CSharpLexer: LineLexer {
             sink.add(start, e, .function)
             return
         }
-        let cls = words.kind(line, start, e)
+        let cls = words.value(line, start, e)
         switch cls {
         case Self.keyword:
             sink.add(start, e, .keyword)

@@ -142,7 +142,7 @@ struct JavaLexer: LineLexer {
                     sink.add(start, e, .function)
                     continue
                 }
-                let cls = words.kind(line, start, e)
+                let cls = words.value(line, start, e)
                 if cls == Self.statementWord {
                     sink.add(start, e, .keyword)
                     continue
