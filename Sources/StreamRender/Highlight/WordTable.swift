@@ -9,11 +9,12 @@
 /// 0 means none of the words.
 ///
 /// How: open addressing with linear probing, at most a quarter full (about 1.2 probes a
-/// lookup), hashed with one multiply from a word's first and last 8 bytes (words of up
-/// to 16 bytes are compared by those two loads alone, longer ones 8 bytes at a time). Before hashing, a mask per
-/// first byte of the lengths of the words it starts rejects most names that are no
-/// word with one load. With `ignoringCase` (SQL, PHP) words are stored in ASCII lower
-/// case and a name is lowered 8 bytes at a time before it is hashed.
+/// lookup on the corpora), hashed with one multiply from a word's first and last 8
+/// bytes; words of up to 16 bytes are compared by those two loads alone, longer ones 8
+/// bytes at a time. Before hashing, a mask per first byte of the lengths of the words
+/// it starts rejects most names that are no word with one load. With `ignoringCase`
+/// (SQL, PHP) words are stored in ASCII lower case and a name is lowered 8 bytes at a
+/// time before it is hashed.
 struct WordTable: Sendable {
     /// One array, so a lookup has one base pointer:
     /// - `0..<256`: by a word's first byte (both cases when ignoring case), the lengths
@@ -21,13 +22,13 @@ struct WordTable: Sendable {
     /// - `256..<256 + slots`: 0 for an empty slot, else `entry << 40 | length << 32 | value`;
     /// - entries: a word's edges (see ``edges(_:_:)``), then for a word longer than 16
     ///   bytes its bytes, padded to 8.
-    private var storage: [UInt64]
+    private let storage: [UInt64]
     private let mask: Int
     /// 64 - log2(slots): the hash's top bits pick the slot.
     private let shift: UInt64
     private let ignoringCase: Bool
     /// The longest word's length (at most 255): longer names are not looked up.
-    let longest: Int
+    private let longest: Int
 
     private static let lengthMasks = 256
 
@@ -40,11 +41,12 @@ struct WordTable: Sendable {
         self.init(lists, ignoringCase: ignoringCase, union: true)
     }
 
-    /// A table of one list, for ``contains(_:_:)``.
+    /// A table of one list (words separated by spaces or line breaks), for
+    /// ``contains(_:_:)``.
     ///
     /// - Complexity: O(n) in the list's bytes.
-    init(_ words: String, ignoringCase: Bool = false) {
-        self.init([(1, words)], ignoringCase: ignoringCase, union: true)
+    init(_ words: String) {
+        self.init([(1, words)], ignoringCase: false, union: true)
     }
 
     /// A table of kinds: `lists` pairs a kind (not 0) with words separated by spaces
@@ -112,7 +114,7 @@ struct WordTable: Sendable {
 
     /// The flags of `line[range]`: those of the lists it is in, 0 if none.
     ///
-    /// - Complexity: O(1) for words of up to 16 bytes, O(n) in the name's bytes beyond.
+    /// - Complexity: expected O(1) for names of up to 16 bytes, O(n) in a longer name's bytes.
     @inline(__always)
     func flags(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt32 {
         value(line, range.lowerBound, range.upperBound)
@@ -120,7 +122,7 @@ struct WordTable: Sendable {
 
     /// The kind of `line[range]`, 0 if it is none of the words.
     ///
-    /// - Complexity: O(1) for words of up to 16 bytes, O(n) in the name's bytes beyond.
+    /// - Complexity: expected O(1) for names of up to 16 bytes, O(n) in a longer name's bytes.
     @inline(__always)
     func kind(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt32 {
         value(line, range.lowerBound, range.upperBound)
@@ -128,7 +130,7 @@ struct WordTable: Sendable {
 
     /// Whether `line[range]` is one of the words.
     ///
-    /// - Complexity: O(1) for words of up to 16 bytes, O(n) in the name's bytes beyond.
+    /// - Complexity: expected O(1) for names of up to 16 bytes, O(n) in a longer name's bytes.
     @inline(__always)
     func contains(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         value(line, range.lowerBound, range.upperBound) != 0
@@ -137,7 +139,7 @@ struct WordTable: Sendable {
     /// The flags or kind of `line[start..<end]`, 0 if it is none of the words (for a
     /// lexer that holds a name's ends rather than a range).
     ///
-    /// - Complexity: O(1) for words of up to 16 bytes, O(n) in the name's bytes beyond.
+    /// - Complexity: expected O(1) for names of up to 16 bytes, O(n) in a longer name's bytes.
     @inline(__always)
     func value(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt32 {
         let n = end - start
