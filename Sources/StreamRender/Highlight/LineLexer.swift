@@ -32,53 +32,6 @@ struct TokenSink {
     mutating func add(_ range: Range<Int>, _ kind: TokenKind) { add(range.lowerBound, range.upperBound, kind) }
 }
 
-/// A set of words (keywords, builtins) looked up by a line's bytes, without allocating.
-struct WordSet: Sendable {
-    private var buckets: [Int: [[UInt8]]] = [:]
-
-    /// The words of `list`, separated by whitespace.
-    init(_ list: String) {
-        for word in list.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-            let bytes = Array(word.utf8)
-            buckets[Self.key(bytes.count, bytes[0]), default: []].append(bytes)
-        }
-    }
-
-    @inline(__always)
-    private static func key(_ count: Int, _ first: UInt8) -> Int { count << 8 | Int(first) }
-
-    /// Whether `line[range]` is one of the words.
-    func contains(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        guard !range.isEmpty, let words = buckets[Self.key(range.count, line[range.lowerBound])] else { return false }
-        outer: for word in words {
-            var i = range.lowerBound
-            for b in word {
-                if line[i] != b { continue outer }
-                i += 1
-            }
-            return true
-        }
-        return false
-    }
-
-    /// Whether `line[range]` is one of the words, ignoring ASCII case (SQL).
-    func containsCaseInsensitive(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        guard !range.isEmpty else { return false }
-        for first in [ASCII.lower(line[range.lowerBound]), ASCII.upper(line[range.lowerBound])] {
-            guard let words = buckets[Self.key(range.count, first)] else { continue }
-            outer: for word in words {
-                var i = range.lowerBound
-                for b in word {
-                    if ASCII.lower(line[i]) != ASCII.lower(b) { continue outer }
-                    i += 1
-                }
-                return true
-            }
-        }
-        return false
-    }
-}
-
 /// Byte classes for lexers (non-ASCII bytes count as identifier bytes, so unicode
 /// identifiers are one token).
 enum ASCII {

@@ -1,87 +1,3 @@
-/// Words mapped to small classes (keyword, type, builtin...) for the C-family lexers.
-///
-/// One hashed probe per identifier instead of one `WordSet` lookup per class: the
-/// C-family lexers ask about every identifier and want its class in one step.
-struct CFamilyWords: Sendable {
-    private var slots: [Int32]
-    private var starts: [Int32] = []
-    private var lengths: [Int32] = []
-    private var classes: [UInt8] = []
-    private var bytes: [UInt8] = []
-    private let mask: Int
-    private var longest = 0
-    /// Per first byte, the word lengths (bit n: length n) that start with it:
-    /// most names are rejected without hashing.
-    private var lengths32: [UInt32] = Array(repeating: 0, count: 256)
-
-    /// `groups` pairs a class (not 0) with words separated by whitespace; a word
-    /// listed twice keeps its first class.
-    init(_ groups: [(UInt8, String)]) {
-        var words: [([UInt8], UInt8)] = []
-        for (cls, list) in groups {
-            for word in list.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-                words.append((Array(word.utf8), cls))
-            }
-        }
-        var size = 64
-        while size < words.count * 4 { size <<= 1 }
-        slots = Array(repeating: -1, count: size)
-        mask = size - 1
-        for (word, cls) in words {
-            let h = word.withUnsafeBufferPointer { Self.hash($0, 0, $0.count) }
-            var i = h & mask
-            var duplicate = false
-            while slots[i] >= 0 {
-                let e = Int(slots[i])
-                if Int(lengths[e]) == word.count && Array(bytes[Int(starts[e])..<Int(starts[e]) + word.count]) == word {
-                    duplicate = true
-                    break
-                }
-                i = (i + 1) & mask
-            }
-            if duplicate { continue }
-            slots[i] = Int32(classes.count)
-            starts.append(Int32(bytes.count))
-            lengths.append(Int32(word.count))
-            classes.append(cls)
-            bytes.append(contentsOf: word)
-            longest = max(longest, word.count)
-            if word.count < 32 { lengths32[Int(word[0])] |= 1 << UInt32(word.count) }
-        }
-    }
-
-    /// The length and the first, second and last two bytes: cheap, and enough to
-    /// spread keyword lists.
-    @inline(__always)
-    private static func hash(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
-        let count = end - start
-        var h = UInt32(count) &* 0x9E37_79B1
-        h ^= UInt32(p[start]) &* 0x85EB_CA77
-        h ^= UInt32(p[start + (count > 1 ? 1 : 0)]) &* 0xC2B2_AE3D
-        h ^= UInt32(p[end - 1]) &* 0x27D4_EB2F
-        h ^= UInt32(p[end - (count > 2 ? 2 : 1)]) &* 0x1656_67B1
-        return Int(h ^ (h >> 13))
-    }
-
-    /// The class of `line[start..<end]`, 0 if it is none of the words.
-    func lookup(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt8 {
-        let count = end - start
-        guard count > 0, count <= longest else { return 0 }
-        if count < 32 && lengths32[Int(line[start])] & (1 << UInt32(count)) == 0 { return 0 }
-        var i = Self.hash(line, start, end) & mask
-        while true {
-            let slot = Int(slots[i])
-            if slot < 0 { return 0 }
-            if Int(lengths[slot]) == count {
-                var a = Int(starts[slot]), b = start
-                while b < end && bytes[a] == line[b] { a += 1; b += 1 }
-                if b == end { return classes[slot] }
-            }
-            i = (i + 1) & mask
-        }
-    }
-}
-
 /// Byte scans the C-family lexers share.
 enum CFamilyScan {
     @inline(__always) static func isOctal(_ b: UInt8) -> Bool { b &- 0x30 < 8 }
@@ -252,12 +168,12 @@ enum CFamilyScan {
 /// after `class`/`typename`/`enum class`, and its keywords.
 struct CFamilyLexerCore: Sendable {
     let cpp: Bool
-    private let words: CFamilyWords
+    private let words: WordTable
 
     // Word classes.
-    private static let keyword: UInt8 = 1, type: UInt8 = 2, reservedType: UInt8 = 3, builtin: UInt8 = 4,
-        libraryType: UInt8 = 5, structWord: UInt8 = 6, classWord: UInt8 = 7, enumWord: UInt8 = 8,
-        namespaceWord: UInt8 = 9, caseWord: UInt8 = 10
+    private static let keyword: UInt32 = 1, type: UInt32 = 2, reservedType: UInt32 = 3, builtin: UInt32 = 4,
+        libraryType: UInt32 = 5, structWord: UInt32 = 6, classWord: UInt32 = 7, enumWord: UInt32 = 8,
+        namespaceWord: UInt32 = 9, caseWord: UInt32 = 10
 
     // Lexical modes: the low 4 bits of LexState.mode.
     private static let code: UInt16 = 0, blockComment: UInt16 = 1, lineComment: UInt16 = 2, string: UInt16 = 3,
@@ -298,7 +214,7 @@ struct CFamilyLexerCore: Sendable {
         atomic_int_fast32_t atomic_uint_fast32_t atomic_int_fast64_t atomic_uint_fast64_t atomic_intptr_t \
         atomic_uintptr_t atomic_size_t atomic_ptrdiff_t atomic_intmax_t atomic_uintmax_t
         """
-    private static let cWords = CFamilyWords([
+    private static let cWords = WordTable(kinds: [
         (keyword, """
             _Alignas _Alignof _Noreturn _Countof _Generic _Thread_local _Static_assert _Imaginary countof noreturn \
             imaginary complex enum
@@ -306,7 +222,7 @@ struct CFamilyLexerCore: Sendable {
         (structWord, "struct union"), (caseWord, "case"), (keyword, baseKeywords),
         (type, "_Bool _Complex _Atomic _Decimal32 _Decimal64 _Decimal128"), (reservedType, reservedTypes), (type, baseTypes), (builtin, "true false NULL nullptr"), (libraryType, libraryTypes),
     ])
-    private static let cppWords = CFamilyWords([
+    private static let cppWords = WordTable(kinds: [
         (classWord, "class concept typename"),
         (keyword, """
             catch const_cast delete dynamic_cast explicit export friend mutable new operator private protected public \
@@ -782,7 +698,7 @@ struct CFamilyLexerCore: Sendable {
                 return
             }
         }
-        let cls = words.lookup(line, start, e)
+        let cls = words.value(line, start, e)
         switch cls {
         case Self.keyword:
             sink.add(start, e, .keyword)
@@ -941,7 +857,7 @@ struct CFamilyLexerCore: Sendable {
             }
             let w = CFamilyScan.identifierEnd(line, i)
             let kind: TokenKind
-            let cls = words.lookup(line, i, w)
+            let cls = words.value(line, i, w)
             switch cls {
             case Self.type, Self.libraryType: kind = .type
             case Self.builtin: kind = .builtin

@@ -31,16 +31,16 @@ struct CSSLexer: LineLexer {
     private static let maxStack = 32
 
     // The word lists, as flags of one table.
-    private static let constant: UInt16 = 1
-    private static let property: UInt16 = 2
-    private static let function: UInt16 = 4
-    private static let unit: UInt16 = 8
-    private static let vendor: UInt16 = 16
-    private static let declarationAtRule: UInt16 = 32
-    private static let connective: UInt16 = 64
+    private static let constant: UInt32 = 1
+    private static let property: UInt32 = 2
+    private static let function: UInt32 = 4
+    private static let unit: UInt32 = 8
+    private static let vendor: UInt32 = 16
+    private static let declarationAtRule: UInt32 = 32
+    private static let connective: UInt32 = 64
 
-    private static let words = ClassifiedWords([
-        ("""
+    private static let words = WordTable([
+        (property, """
         -webkit-line-clamp accent-color align-content align-items align-self alignment-baseline all animation \
         animation-delay animation-direction animation-duration animation-fill-mode animation-iteration-count \
         animation-name animation-play-state animation-timing-function appearance aspect-ratio azimuth \
@@ -129,9 +129,9 @@ struct CSSLexer: LineLexer {
         voice-range voice-rate voice-stress voice-volume volume white-space widows width will-change \
         word-boundary-detection word-boundary-expansion word-break word-spacing word-wrap wrap-after \
         wrap-before wrap-flow wrap-inside wrap-through writing-mode z-index
-        """, property),
+        """),
         // Keyword values, the other (older) keyword values and colour names: constants.
-        ("""
+        (constant, """
         absolute alias all all-petite-caps all-scroll all-small-caps allow-end alpha alternate \
         alternate-reverse always armenian auto avoid avoid-column avoid-page backwards balance baseline below \
         blink block bold bolder border-box both bottom box-decoration break-word capitalize cell center circle \
@@ -160,22 +160,22 @@ struct CSSLexer: LineLexer {
         ultra-condensed ultra-expanded under underline unicase unset upper-alpha upper-latin upper-roman \
         uppercase upright use-glyph-orientation vertical vertical-text view-box visible w-resize wait wavy \
         weight wrap wrap-reverse x-large x-small xx-large xx-small zoom-in zoom-out
-        """, constant),
+        """),
         // Newer keyword values Pygments' lists lack (a value is matched whole here, so
         // `inline-grid` is not `inline` and `-grid`).
-        ("""
+        (constant, """
         grid inline-grid subgrid auto-fill auto-fit dense min-content max-content fit-content space-evenly \
         system-ui ui-monospace ui-sans-serif ui-serif ui-rounded emoji math contents flow-root \
         anywhere balance pretty stable
-        """, constant),
-        ("""
+        """),
+        (constant, """
         above aural behind bidi-override center-left center-right cjk-ideographic continuous crop cross embed \
         far-left far-right fast faster hebrew high higher hiragana hiragana-iroha katakana katakana-iroha \
         landscape left-side leftwards level loud low lower message-box middle mix narrower once portrait \
         right-side rightwards silent slow slower small-caption soft spell-out status-bar super text-bottom \
         text-top wider x-fast x-high x-loud x-low x-soft yes pre pre-wrap pre-line
-        """, constant),
-        ("""
+        """),
+        (constant, """
         aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown \
         burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan \
         darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid \
@@ -192,24 +192,24 @@ struct CSSLexer: LineLexer {
         saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey \
         snow springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow \
         yellowgreen transparent
-        """, constant),
+        """),
         // Functions that are builtins (the others are functions).
-        ("""
+        (function, """
         attr blackness blend blenda blur brightness calc circle color-mod contrast counter cubic-bezier \
         device-cmyk drop-shadow ellipse gray grayscale hsl hsla hue hue-rotate hwb image inset invert \
         lightness linear-gradient matrix matrix3d opacity perspective polygon radial-gradient rect \
         repeating-linear-gradient repeating-radial-gradient rgb rgba rotate rotate3d rotateX rotateY rotateZ \
         saturate saturation scale scale3d scaleX scaleY scaleZ sepia shade skewX skewY steps tint toggle \
         translate translate3d translateX translateY translateZ whiteness
-        """, function),
-        ("deg grad rad turn Hz kHz em ex ch rem vh vw vmin vmax px mm cm in pt pc q dpi dpcm dppx s ms", unit),
-        ("-ms- mso- -moz- -o- -xv- -atsc- -wap- -khtml- -webkit- prince- -ah- -hp- -ro- -rim- -tc-", vendor),
+        """),
+        (unit, "deg grad rad turn Hz kHz em ex ch rem vh vw vmin vmax px mm cm in pt pc q dpi dpcm dppx s ms"),
+        (vendor, "-ms- mso- -moz- -o- -xv- -atsc- -wap- -khtml- -webkit- prince- -ah- -hp- -ro- -rim- -tc-"),
         // At-rules whose block holds declarations rather than rules.
-        ("""
+        (declarationAtRule, """
         font-face page property counter-style font-palette-values viewport position-try \
         styleset stylistic character-variant swash ornaments annotation
-        """, declarationAtRule),
-        ("and not only or", connective),
+        """),
+        (connective, "and not only or"),
     ])
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
@@ -672,7 +672,7 @@ struct CSSLexer: LineLexer {
     }
 
     @inline(__always)
-    private static func has(_ flag: UInt16, _ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    private static func has(_ flag: UInt32, _ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         words.flags(line, range) & flag != 0
     }
 

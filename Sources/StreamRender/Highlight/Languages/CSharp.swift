@@ -21,10 +21,10 @@ struct CSharpLexer: LineLexer {
     private static let maxStack = 32
 
     // Word classes.
-    private static let keyword: UInt8 = 1, type: UInt8 = 2, classWord: UInt8 = 3, namespaceWord: UInt8 = 4,
-        fileWord: UInt8 = 5, globalWord: UInt8 = 6
+    private static let keyword: UInt32 = 1, type: UInt32 = 2, classWord: UInt32 = 3, namespaceWord: UInt32 = 4,
+        fileWord: UInt32 = 5, globalWord: UInt32 = 6
 
-    private static let table = CFamilyWords([
+    private static let table = WordTable(kinds: [
         (keyword, """
             abstract as async await base break by case catch checked const continue default delegate do else enum \
             event explicit extern false finally fixed for foreach goto if implicit in interface internal is let lock \
@@ -276,7 +276,7 @@ struct CSharpLexer: LineLexer {
             sink.add(start, e, .function)
             return
         }
-        let cls = words.lookup(line, start, e)
+        let cls = words.value(line, start, e)
         switch cls {
         case Self.keyword:
             sink.add(start, e, .keyword)

@@ -183,7 +183,7 @@ struct DockerfileLexer: LineLexer {
         }
     }
 
-    private static let constants = WordSet("true false null")
+    private static let constants = WordTable("true false null")
 
     /// The position after the first `]` at or after `start`, if there is one.
     private static func closingBracket(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {

@@ -13,9 +13,9 @@ struct GoLexer: LineLexer {
     private static let inRawString: UInt16 = 2
 
     // Word classes.
-    private static let keyword: UInt8 = 1, constant: UInt8 = 2, type: UInt8 = 3, builtin: UInt8 = 4
+    private static let keyword: UInt32 = 1, constant: UInt32 = 2, type: UInt32 = 3, builtin: UInt32 = 4
 
-    private let words = CurlyFamily.Words([
+    private let words = WordTable(kinds: [
         (keyword, """
             break default select case defer go else goto switch fallthrough if range continue for return
             import package var func struct map chan type interface const
@@ -88,7 +88,7 @@ struct GoLexer: LineLexer {
 
     @inline(__always)
     private func kind(of word: Range<Int>, in line: UnsafeBufferPointer<UInt8>, next: UInt8) -> TokenKind {
-        switch words.lookup(line, word) {
+        switch words.kind(line, word) {
         case Self.keyword: .keyword
         case Self.constant: .constant
         case Self.type: next == 0x28 ? .builtin : .type

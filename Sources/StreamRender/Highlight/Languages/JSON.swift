@@ -3,7 +3,7 @@
 /// them plain string.
 struct JSONLexer: LineLexer {
     private static let inBlockComment: UInt16 = 1
-    private static let constants = WordSet("true false null NaN Infinity")
+    private static let constants = WordTable("true false null NaN Infinity")
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         var c = LineCursor(line)

@@ -12,10 +12,10 @@ struct JavaLexer: LineLexer {
     private static let className: UInt16 = 3
 
     // Word classes.
-    private static let statementWord: UInt8 = 1, declarationWord: UInt8 = 2, type: UInt8 = 3, packageWord: UInt8 = 4,
-        constant: UInt8 = 5, classWord: UInt8 = 6, varWord: UInt8 = 7, importWord: UInt8 = 8, nonWord: UInt8 = 9
+    private static let statementWord: UInt32 = 1, declarationWord: UInt32 = 2, type: UInt32 = 3, packageWord: UInt32 = 4,
+        constant: UInt32 = 5, classWord: UInt32 = 6, varWord: UInt32 = 7, importWord: UInt32 = 8, nonWord: UInt32 = 9
 
-    private static let table = CFamilyWords([
+    private static let table = WordTable(kinds: [
         (statementWord, """
             assert break case catch continue default do else finally for if goto instanceof new return switch this \
             throw try while
@@ -142,7 +142,7 @@ struct JavaLexer: LineLexer {
                     sink.add(start, e, .function)
                     continue
                 }
-                let cls = words.lookup(line, start, e)
+                let cls = words.value(line, start, e)
                 if cls == Self.statementWord {
                     sink.add(start, e, .keyword)
                     continue

@@ -39,43 +39,43 @@ struct JavaScriptLexer: LineLexer {
     private static let maxDepth: UInt16 = 0xFFF
 
     // The word lists, as flags of one table.
-    private static let expressionKeyword: UInt16 = 1
-    private static let reserved: UInt16 = 2
-    private static let typeScriptKeyword: UInt16 = 4
-    private static let contextual: UInt16 = 8
-    private static let typeName: UInt16 = 16
-    private static let constant: UInt16 = 32
-    private static let builtin: UInt16 = 64
-    private static let error: UInt16 = 128
+    private static let expressionKeyword: UInt32 = 1
+    private static let reserved: UInt32 = 2
+    private static let typeScriptKeyword: UInt32 = 4
+    private static let contextual: UInt32 = 8
+    private static let typeName: UInt32 = 16
+    private static let constant: UInt32 = 32
+    private static let builtin: UInt32 = 64
+    private static let error: UInt32 = 128
 
-    private static let words = ClassifiedWords([
+    private static let words = WordTable([
         // Keywords after which an expression (so a regex or JSX) may start.
-        ("""
+        (expressionKeyword, """
         for in while do break return continue switch case default if else throw try catch finally \
         yield await async this of static export import debugger extends super \
         var let const with function class typeof instanceof void delete new
-        """, expressionKeyword),
+        """),
         // Keywords after which an operator follows (Pygments' reserved words).
-        ("""
+        (reserved, """
         constructor from as abstract boolean byte char double enum final float goto implements int \
         interface long native package private protected public short synchronized throws transient volatile
-        """, reserved),
-        ("""
+        """),
+        (typeScriptKeyword, """
         abstract implements private protected public readonly enum interface override keyof infer is \
         satisfies asserts declare type namespace module
-        """, typeScriptKeyword),
+        """),
         // TypeScript keywords only before a name (`type T = …`, `declare module`).
-        ("declare type namespace module", contextual),
-        ("string number boolean any unknown never object symbol bigint", typeName),
-        ("true false null NaN Infinity undefined", constant),
-        ("""
+        (contextual, "declare type namespace module"),
+        (typeName, "string number boolean any unknown never object symbol bigint"),
+        (constant, "true false null NaN Infinity undefined"),
+        (builtin, """
         Array Boolean Date BigInt Function Math ArrayBuffer Number Object RegExp String Promise Proxy \
         decodeURI decodeURIComponent encodeURI encodeURIComponent eval isFinite isNaN parseFloat parseInt \
         DataView document window globalThis global Symbol Intl WeakSet WeakMap Set Map Reflect JSON Atomics \
         Int8Array Int16Array Int32Array BigInt64Array Float32Array Float64Array Uint8ClampedArray \
         Uint8Array Uint16Array Uint32Array BigUint64Array
-        """, builtin),
-        ("Error EvalError InternalError RangeError ReferenceError SyntaxError TypeError URIError", error),
+        """),
+        (error, "Error EvalError InternalError RangeError ReferenceError SyntaxError TypeError URIError"),
     ])
 
     /// What the last significant token of the line was, for the choices that depend on it.

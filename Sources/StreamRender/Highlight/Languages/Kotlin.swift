@@ -22,11 +22,11 @@ struct KotlinLexer: LineLexer {
     private static let maxBraces: UInt16 = 0x3FFF
 
     // Word classes.
-    private static let keyword: UInt8 = 1, constant: UInt8 = 2, builtinName: UInt8 = 3, type: UInt8 = 4
-    private static let modifier: UInt8 = 5, typeDeclaration: UInt8 = 6, binding: UInt8 = 7, fun: UInt8 = 8
-    private static let namespace: UInt8 = 9, variance: UInt8 = 10
+    private static let keyword: UInt32 = 1, constant: UInt32 = 2, builtinName: UInt32 = 3, type: UInt32 = 4
+    private static let modifier: UInt32 = 5, typeDeclaration: UInt32 = 6, binding: UInt32 = 7, fun: UInt32 = 8
+    private static let namespace: UInt32 = 9, variance: UInt32 = 10
 
-    private let words = CurlyFamily.Words([
+    private let words = WordTable(kinds: [
         (keyword, """
             as break by catch constructor continue do dynamic else finally get for if init in is return set super
             this throw try typealias typeof vararg when where while
@@ -228,7 +228,7 @@ struct KotlinLexer: LineLexer {
             sink.add(word, name(expected, destructuring: destructuring))
             return
         }
-        let cls = words.lookup(line, word)
+        let cls = words.kind(line, word)
         if typeParameters > 0 {
             // Inside a function's `<…>`: variance and `reified` are keywords, the rest names.
             let isKeyword = cls == Self.variance || (cls == Self.keyword && word.count == 2 && c.at("in", word.lowerBound))
@@ -320,7 +320,7 @@ struct KotlinLexer: LineLexer {
             var e = k
             while e < line.count && ASCII.isIdentifierByte(line[e]) { e += 1 }
             guard e > k, e == line.count || ASCII.isSpace(line[e]) else { return (false, e) }
-            let cls = words.lookup(line, k..<e)
+            let cls = words.kind(line, k..<e)
             if cls == Self.binding || cls == Self.typeDeclaration || cls == Self.fun { return (true, e) }
             guard cls == Self.modifier, e < line.count else { return (false, e) }
             k = e

@@ -27,8 +27,13 @@ struct MakefileLexer: LineLexer {
     private static let directiveContinued: UInt16 = 8
     private static let maxExpansionDepth = 15
 
-    private static let gnuDirectives = WordSet("ifeq ifneq ifdef ifndef else endif include -include define endef : vpath if")
-    private static let bsdDirectives = WordSet("include undef error warning if else elif endif for endfor")
+    // The directives, as flags of one table: GNU make's, and BSD make's (after a `.`).
+    private static let gnuDirective: UInt32 = 1
+    private static let bsdDirective: UInt32 = 2
+    private static let directives = WordTable([
+        (gnuDirective, "ifeq ifneq ifdef ifndef else endif include -include define endef : vpath if"),
+        (bsdDirective, "include undef error warning if else elif endif for endfor"),
+    ])
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         let n = line.count
@@ -249,12 +254,12 @@ struct MakefileLexer: LineLexer {
             let w = skipSpaces(line, 1)
             var e = w
             while e < n && !ASCII.isSpace(line[e]) { e += 1 }
-            if bsdDirectives.contains(line, w..<e) { return true }
+            if directives.flags(line, w..<e) & bsdDirective != 0 { return true }
         }
         let w = skipSpaces(line, 0)
         var e = w
         while e < n && !ASCII.isSpace(line[e]) { e += 1 }
-        return gnuDirectives.contains(line, w..<e)
+        return directives.flags(line, w..<e) & gnuDirective != 0
     }
 
     /// Where a comment line's `#` is (`#…`, `@#…`, after any indent).

@@ -23,7 +23,7 @@ struct MarkdownLexer: LineLexer {
     private static let plainFence: UInt16 = 2
     /// Host words in an embedding fence: the language's index, the fence, the marker.
     private static let ownWords = 3
-    private static let plainNames = WordSet("text txt plaintext plain")
+    private static let plainNames = WordTable("text txt plaintext plain")
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         var c = LineCursor(line)

@@ -26,10 +26,10 @@ struct RustLexer: LineLexer {
     private static let maxDepth: UInt16 = 1000
 
     // Word classes.
-    private static let keyword: UInt8 = 1, constant: UInt8 = 2, fnKeyword: UInt8 = 3, typeKeyword: UInt8 = 4
-    private static let primitive: UInt8 = 5, prelude: UInt8 = 6, macro: UInt8 = 7, jump: UInt8 = 8, defaultWord: UInt8 = 9
+    private static let keyword: UInt32 = 1, constant: UInt32 = 2, fnKeyword: UInt32 = 3, typeKeyword: UInt32 = 4
+    private static let primitive: UInt32 = 5, prelude: UInt32 = 6, macro: UInt32 = 7, jump: UInt32 = 8, defaultWord: UInt32 = 9
 
-    private let words = CurlyFamily.Words([
+    private let words = WordTable(kinds: [
         (keyword, """
             as async await box const crate dyn else extern for if impl in loop match move mut pub ref return
             static super trait unsafe use where while abstract become do final macro override priv typeof try
@@ -181,7 +181,7 @@ struct RustLexer: LineLexer {
     private func identifier(_ word: Range<Int>, _ c: inout LineCursor, expectType: Bool, expectFunction: Bool,
                             nextType: inout Bool, nextFunction: inout Bool, into sink: inout TokenSink) {
         let line = c.line
-        let cls = words.lookup(line, word)
+        let cls = words.kind(line, word)
         if expectFunction && line[word.lowerBound] < 0x80 {
             sink.add(word, .function)
             return

@@ -23,7 +23,12 @@ struct SQLLexer: LineLexer {
     /// Tags longer than this are not taken as dollar quotes (keeps the state bounded).
     private static let maxTag = 30
 
-    private static let keywords = Words("""
+    // The word lists, as flags of one table (a type name that is also a keyword is a keyword).
+    private static let keyword: UInt32 = 1
+    private static let type: UInt32 = 2
+
+    private static let words = WordTable([
+        (keyword, """
         ABORT ABS ABSOLUTE ACCESS ADA ADD ADMIN AFTER AGGREGATE ALIAS ALL ALLOCATE ALTER ANALYSE ANALYZE AND ANY ARE AS ASC
         ASENSITIVE ASSERTION ASSIGNMENT ASYMMETRIC AT ATOMIC AUTHORIZATION AVG BACKWARD BEFORE BEGIN BETWEEN BITVAR
         BIT_LENGTH BOTH BREADTH BY C CACHE CALL CALLED CARDINALITY CASCADE CASCADED CASE CAST CATALOG CATALOG_NAME CHAIN
@@ -64,11 +69,12 @@ struct SQLLexer: LineLexer {
         UNDER UNENCRYPTED UNION UNIQUE UNKNOWN UNLISTEN UNNAMED UNNEST UNTIL UPDATE UPPER USAGE USER
         USER_DEFINED_TYPE_CATALOG USER_DEFINED_TYPE_NAME USER_DEFINED_TYPE_SCHEMA USING VACUUM VALID VALIDATOR VALUES
         VARIABLE VERBOSE VERSION VERSIONS VERSIONING VIEW VOLATILE WHEN WHENEVER WHERE WITH WITHOUT WORK WRITE YEAR ZONE
-        """)
-    private static let types = Words("""
+        """),
+        (type, """
         ARRAY BIGINT BINARY BIT BLOB BOOLEAN CHAR CHARACTER DATE DEC DECIMAL FLOAT INT INTEGER INTERVAL NUMBER NUMERIC
         REAL SERIAL SMALLINT VARCHAR VARYING INT8 SERIAL8 TEXT
-        """)
+        """),
+    ], ignoringCase: true)
 
     func lex(_ line: UnsafeBufferPointer<UInt8>, state: inout LexState, into sink: inout TokenSink) {
         // A body ends at its tag's first occurrence, even inside a string or comment of the body.
@@ -91,7 +97,7 @@ struct SQLLexer: LineLexer {
         let span = UnsafeBufferPointer(rebasing: line[0..<to])
         var c = LineCursor(span, at: from)
         let body = state.mode & Self.inBody
-        let keywords = Self.keywords, types = Self.types
+        let words = Self.words
         switch state.mode & 0xFF {
         case Self.inComment:
             blockComment(&c, state: &state, into: &sink)
@@ -155,9 +161,10 @@ struct SQLLexer: LineLexer {
                     number(&c)
                     sink.add(start, c.pos, .number)
                 } else if let word = c.identifier(extra: "$") {
-                    if keywords.contains(span, word) {
+                    let flags = words.flags(span, word)
+                    if flags & Self.keyword != 0 {
                         sink.add(word, .keyword)
-                    } else if types.contains(span, word) {
+                    } else if flags & Self.type != 0 {
                         sink.add(word, .builtin)
                     } else {
                         sink.add(word, .plain)
@@ -298,51 +305,6 @@ struct SQLLexer: LineLexer {
                 i += 1
             }
             return nil
-        }
-    }
-
-    /// Words looked up ignoring ASCII case, by length and first letter: like
-    /// `WordSet.containsCaseInsensitive` but without hashing (SQL looks up every word).
-    private struct Words: Sendable {
-        /// Upper-cased words, back to back; entries of bucket `b` are
-        /// `entries[starts[b]..<starts[b + 1]]`, each an offset into `bytes`.
-        private var bytes: [UInt8] = []
-        private var entries: [Int32] = []
-        private var starts: [Int32] = []
-
-        init(_ list: String) {
-            var buckets = [[[UInt8]]](repeating: [], count: 32 * 32)
-            for word in list.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-                let upper = word.utf8.map { ASCII.upper($0) }
-                buckets[Self.bucket(upper.count, upper[0])].append(upper)
-            }
-            for bucket in buckets {
-                starts.append(Int32(entries.count))
-                for word in bucket {
-                    entries.append(Int32(bytes.count))
-                    bytes.append(contentsOf: word)
-                }
-            }
-            starts.append(Int32(entries.count))
-        }
-
-        @inline(__always)
-        private static func bucket(_ count: Int, _ first: UInt8) -> Int { min(count, 31) << 5 | Int(first & 0x1F) }
-
-        func contains(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-            let n = range.count
-            guard n > 0 else { return false }
-            let b = Self.bucket(n, ASCII.upper(line[range.lowerBound]))
-            return bytes.withUnsafeBufferPointer { bytes in
-                outer: for e in Int(starts[b])..<Int(starts[b + 1]) {
-                    let offset = Int(entries[e])
-                    let next = e + 1 < entries.count ? Int(entries[e + 1]) : bytes.count
-                    guard next - offset == n else { continue }
-                    for k in 0..<n where ASCII.upper(line[range.lowerBound + k]) != bytes[offset + k] { continue outer }
-                    return true
-                }
-                return false
-            }
         }
     }
 }

@@ -45,12 +45,18 @@ struct ShellScanner {
     private static let heredocIsCode: UInt16 = 4
     private static let maxTerminator = 64
 
-    private static let keywords = WordSet("if fi else while in do done for then return function case select break continue until esac elif")
-    private static let builtins = WordSet("""
-        alias bg bind builtin caller cd command compgen complete declare dirs disown echo enable eval exec exit
-        export false fc fg getopts hash help history jobs kill let local logout popd printf pushd pwd read readonly
-        set shift shopt source suspend test time times trap true type typeset ulimit umask unalias unset wait
-        """)
+    // The word lists, as flags of one table.
+    private static let keyword: UInt32 = 1
+    private static let builtin: UInt32 = 2
+
+    private static let words = WordTable([
+        (keyword, "if fi else while in do done for then return function case select break continue until esac elif"),
+        (builtin, """
+            alias bg bind builtin caller cd command compgen complete declare dirs disown echo enable eval exec exit
+            export false fc fg getopts hash help history jobs kill let local logout popd printf pushd pwd read readonly
+            set shift shopt source suspend test time times trap true type typeset ulimit umask unalias unset wait
+            """),
+    ])
 
     // Bytes that end a plain word (Pygments' `[^=\s\[\]{}()$"'`\\<&|;]`), as bit masks.
     private static let textStopLow: UInt64 = 0x3800_03d5_0000_3e00
@@ -328,12 +334,13 @@ struct ShellScanner {
         if s == start || !ASCII.isIdentifierByte(line[s - 1]) {
             // Keywords and builtins are 2 to 8 lower-case letters.
             let candidate = e - s >= 2 && e - s <= 8 && ASCII.isLower(line[s])
-            if candidate && Self.keywords.contains(line, s..<e) {
+            let flags = candidate ? Self.words.flags(line, s..<e) : 0
+            if flags & Self.keyword != 0 {
                 pos = e
                 sink.add(s, e, .keyword)
                 return
             }
-            if candidate && Self.builtins.contains(line, s..<e) {
+            if flags & Self.builtin != 0 {
                 let next = byte(e)
                 if e == n || ASCII.isSpace(next) || next == 0x29 || next == 0x60 {
                     pos = e

@@ -30,11 +30,11 @@ struct SwiftLexer: LineLexer {
     private static let maxCommentDepth: UInt16 = 1000
 
     // Word classes.
-    private static let keyword: UInt8 = 1, constant: UInt8 = 2, importKeyword: UInt8 = 3, typeKeyword: UInt8 = 4
-    private static let funcKeyword: UInt8 = 5, bindingKeyword: UInt8 = 6, modernKeyword: UInt8 = 7
-    private static let builtinType: UInt8 = 8, builtinFunction: UInt8 = 9
+    private static let keyword: UInt32 = 1, constant: UInt32 = 2, importKeyword: UInt32 = 3, typeKeyword: UInt32 = 4
+    private static let funcKeyword: UInt32 = 5, bindingKeyword: UInt32 = 6, modernKeyword: UInt32 = 7
+    private static let builtinType: UInt32 = 8, builtinFunction: UInt32 = 9
 
-    private let words = CurlyFamily.Words([
+    private let words = WordTable(kinds: [
         (keyword, """
             as async await break case catch continue default defer do else fallthrough for guard if in is
             repeat return switch throw try where while
@@ -89,10 +89,10 @@ struct SwiftLexer: LineLexer {
             """),
     ])
     /// Directives that make the rest of their line a compiler directive.
-    private let directives = CurlyFamily.Words([(1, "if elseif else endif available")])
-    private let hashConstants = CurlyFamily.Words([(1, "file line column function"), (2, "selector")])
+    private let directives = WordTable(kinds: [(1, "if elseif else endif available")])
+    private let hashConstants = WordTable(kinds: [(1, "file line column function"), (2, "selector")])
     /// Attributes Pygments knows as keywords.
-    private let keywordAttributes = CurlyFamily.Words([(1, """
+    private let keywordAttributes = WordTable(kinds: [(1, """
         availability autoclosure noreturn NSApplicationMain NSCopying NSManaged objc UIApplicationMain IBAction
         IBDesignable IBInspectable IBOutlet
         """)])
@@ -141,7 +141,7 @@ struct SwiftLexer: LineLexer {
                 c.pos += 1
                 let nameStart = c.pos
                 if let name = CurlyFamily.identifier(&c) {
-                    if keywordAttributes.lookup(line, name) != 0 {
+                    if keywordAttributes.kind(line, name) != 0 {
                         if c.at("availability", nameStart) && c.peek() == 0x28 && c.peek(1) != 0x29 {
                             // `@availability(…)` is one keyword, to its closing parenthesis
                             // (looked for nearby only: a line of them stays linear).
@@ -181,7 +181,7 @@ struct SwiftLexer: LineLexer {
                     number(&c, into: &sink)
                 } else if let word = CurlyFamily.identifier(&c) {
                     if directive || module {
-                        let cls = words.lookup(line, word)
+                        let cls = words.kind(line, word)
                         let isKeyword = cls != 0 && cls < Self.builtinType
                         if !isKeyword && line[word.lowerBound] < 0x80 && (module || line[word.lowerBound] != 0x5F) {
                             sink.add(word, module ? .type : .attribute)
@@ -192,7 +192,7 @@ struct SwiftLexer: LineLexer {
                         sink.add(word, kind)
                         continue
                     }
-                    switch words.lookup(line, word) {
+                    switch words.kind(line, word) {
                     case Self.keyword: sink.add(word, .keyword)
                     case Self.constant: sink.add(word, .constant)
                     case Self.importKeyword:
@@ -243,7 +243,7 @@ struct SwiftLexer: LineLexer {
         if keywords { return true }
         var e = k
         while e < line.count && ASCII.isIdentifierByte(line[e]) { e += 1 }
-        let cls = words.lookup(line, k..<e)
+        let cls = words.kind(line, k..<e)
         return cls == 0 || cls >= Self.builtinType
     }
 
@@ -264,11 +264,11 @@ struct SwiftLexer: LineLexer {
         c.pos = start + 1
         let nameStart = c.pos
         if let name = CurlyFamily.identifier(&c) {
-            if directives.lookup(line, name) != 0 {
+            if directives.kind(line, name) != 0 {
                 sink.add(start, c.pos, .attribute)
                 return true
             }
-            switch hashConstants.lookup(line, name) {
+            switch hashConstants.kind(line, name) {
             case 1:
                 sink.add(start, c.pos, .constant)
                 return false

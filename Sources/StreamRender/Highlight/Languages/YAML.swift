@@ -511,7 +511,7 @@ struct YAMLLexer: LineLexer {
         return isNumber(line, range) ? .number : otherwise
     }
 
-    private static let constants = WordSet("true True TRUE false False FALSE null Null NULL ~ .inf .Inf .INF -.inf -.Inf -.INF +.inf .nan .NaN .NAN")
+    private static let constants = WordTable("true True TRUE false False FALSE null Null NULL ~ .inf .Inf .INF -.inf -.Inf -.INF +.inf .nan .NaN .NAN")
 
     /// `[-+]?` decimal with `_`, fraction and exponent; `0x`, `0o`.
     private static func isNumber(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
