@@ -245,28 +245,37 @@ public struct DocumentLayout {
     /// reported final since the start plus the provisional ones (the index after the
     /// last line), laying the unfinished tail out once for both.
     ///
-    /// - Complexity: as ``tailLines(_:in:)``.
-    public mutating func tail(_ count: Int, in document: StyledDocument) -> (lines: [VisualLine], end: Int) {
+    /// With `limit` (the pacer's reveal position), only what is revealed counts: lines
+    /// after it are skipped, the line it falls in is cut there (see
+    /// ``VisualLine/clipped(revealedTo:)``), and the index is that of the line after the
+    /// last one shown.
+    ///
+    /// - Complexity: as ``tailLines(_:in:)``, plus O(u) in the lines after `limit`.
+    public mutating func tail(_ count: Int, revealedTo limit: TextPosition? = nil,
+                              in document: StyledDocument) -> (lines: [VisualLine], end: Int) {
         let provisional = provisionalLines(in: document)
-        var result = Array(provisional.suffix(count))
-        var chunks: [[VisualLine]] = []
-        var have = result.count
-        if have < count {
-            let fromOpen = openLines.suffix(count - have).map { $0.line(paragraph: openParagraph) }
-            chunks.append(fromOpen)
-            have += fromOpen.count
+        var hidden = 0
+        // Lines newest first; those not yet revealed are skipped (counted in `hidden`).
+        var reversed: [VisualLine] = []
+        func take(_ line: VisualLine) -> Bool {
+            if let limit, !line.isVisible(revealedTo: limit) {
+                hidden += 1
+                return true
+            }
+            reversed.append(limit.map { line.clipped(revealedTo: $0) } ?? line)
+            return reversed.count < count
         }
+        var more = count > 0
+        for line in provisional.reversed() where more { more = take(line) }
+        for record in openLines.reversed() where more { more = take(record.line(paragraph: openParagraph)) }
         var k = closed.count - 1
-        while have < count && k >= 0 {
+        while more && k >= 0 {
             if closed[k].generation != generation { _ = rewrap(closedIndex: k, document) }
             let number = firstParagraph + k
-            let take = closed[k].lines.suffix(count - have).map { $0.line(paragraph: number) }
-            chunks.append(take)
-            have += take.count
+            for record in closed[k].lines.reversed() where more { more = take(record.line(paragraph: number)) }
             k -= 1
         }
-        result = chunks.reversed().flatMap { $0 } + result
-        return (result, committedLineCount + provisional.count)
+        return (reversed.reversed(), committedLineCount + provisional.count - hidden)
     }
 
     /// The final lines whose text goes past `position` (all of them when `position`

@@ -81,6 +81,37 @@ public struct VisualLine: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A laid-out line without its paragraph number (a paragraph stores its own).
+extension VisualLine {
+    /// Whether any of the line shows when the text before `limit` is revealed (the
+    /// pacer's reveal position): its start is before the limit, or it is the first
+    /// line of the paragraph the limit has just entered (shown empty, with its
+    /// paragraph's prefix).
+    ///
+    /// - Complexity: O(1).
+    public func isVisible(revealedTo limit: TextPosition) -> Bool {
+        let start = TextPosition(paragraph: paragraph, offset: self.start)
+        return start < limit || (self.start == 0 && start == limit)
+    }
+
+    /// Whether all of the line's text is revealed by `limit`.
+    ///
+    /// - Complexity: O(1).
+    public func isRevealed(to limit: TextPosition) -> Bool {
+        TextPosition(paragraph: paragraph, offset: end) <= limit
+    }
+
+    /// The line cut at `limit` when the limit falls inside it (its `width` is then
+    /// the full line's: drawers measure what they draw).
+    ///
+    /// - Complexity: O(1).
+    public func clipped(revealedTo limit: TextPosition) -> VisualLine {
+        guard limit.paragraph == paragraph, limit.offset < end else { return self }
+        var line = self
+        line.end = max(start, limit.offset)
+        return line
+    }
+}
+
 struct LineRecord: Hashable, Sendable {
     var start: Int32
     var end: Int32

@@ -158,12 +158,12 @@ public struct WrappedDocument {
         layout.tailLines(count, in: document)
     }
 
-    /// The last `count` lines and the index after the last line (see
-    /// ``DocumentLayout/tail(_:in:)``).
+    /// The last `count` lines and the index after the last line; with `limit`, of the
+    /// text revealed up to it (see ``DocumentLayout/tail(_:revealedTo:in:)``).
     ///
-    /// - Complexity: as ``tailLines(_:)``.
-    public mutating func tail(_ count: Int) -> (lines: [VisualLine], end: Int) {
-        layout.tail(count, in: document)
+    /// - Complexity: as ``tailLines(_:)``, plus O(u) in the lines after `limit`.
+    public mutating func tail(_ count: Int, revealedTo limit: TextPosition? = nil) -> (lines: [VisualLine], end: Int) {
+        layout.tail(count, revealedTo: limit, in: document)
     }
 
     /// The final lines whose text goes past `position` (see ``DocumentLayout/finalLines(after:in:)``).

@@ -18,6 +18,8 @@ public struct FullscreenView {
     private var entered = false
     public private(set) var bytesWritten = 0
     public private(set) var framesWritten = 0
+    /// The pacer's reveal position: text after it is not shown yet (nil: all of it).
+    public var revealLimit: TextPosition?
 
     /// `markdown`: render the answer as markdown with these options.
     public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
@@ -28,6 +30,11 @@ public struct FullscreenView {
         splitter = CellSplitter(policy: settings.policy)
         shown = Frame(width: settings.width, height: self.height)
     }
+
+    /// Brings markdown's rendering of the open block up to date.
+    ///
+    /// - Complexity: O(r) in the open block's bytes (see ``WrappedDocument/updateProvisional()``).
+    public mutating func updateProvisional() { view.updateProvisional() }
 
     /// Appends answer text in `style`.
     ///
@@ -56,12 +63,12 @@ public struct FullscreenView {
             entered = true
         }
         view.updateProvisional()
-        let (lines, total) = view.tail(height)
+        let (lines, total) = view.tail(height, revealedTo: revealLimit)
         let top = max(0, total - lines.count)
         var next = Frame(width: width, height: height)
         for (k, line) in lines.enumerated() {
             LineDrawer.draw(line, row: k, in: &next, view: view,
-                            splitter: splitter)
+                            splitter: splitter, revealedTo: revealLimit)
         }
         encoder.synchronized(&out) { out in
             let scroll = top - shownTop

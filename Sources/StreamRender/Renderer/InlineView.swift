@@ -34,6 +34,9 @@ public struct InlineView {
     /// Frames written so far.
     public private(set) var framesWritten = 0
     private var finished = false
+    /// The pacer's reveal position: text after it is not shown yet (nil: all of it).
+    /// Final lines not wholly revealed wait in the live region.
+    public var revealLimit: TextPosition?
 
     /// `markdown`: render the answer as markdown with these options.
     public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
@@ -46,6 +49,11 @@ public struct InlineView {
         splitter = CellSplitter(policy: settings.policy)
         shown = Frame(width: settings.width, height: 0)
     }
+
+    /// Brings markdown's rendering of the open block up to date.
+    ///
+    /// - Complexity: O(r) in the open block's bytes (see ``WrappedDocument/updateProvisional()``).
+    public mutating func updateProvisional() { view.updateProvisional() }
 
     /// Appends answer text in `style` (nothing is written until ``frame(into:)``).
     ///
@@ -70,9 +78,26 @@ public struct InlineView {
     public mutating func frame(into out: inout [UInt8]) {
         view.updateProvisional()
         let width = view.layout.settings.width
-        let live = finished ? [] : Array(view.layout.provisionalLines(in: view.document).suffix(height - 1))
-        let finals = pendingFinal
-        pendingFinal.removeAll(keepingCapacity: true)
+        let finals: [VisualLine]
+        var live: [VisualLine] = []
+        if let limit = revealLimit {
+            // Final lines go into the scrollback once wholly revealed; the rest wait.
+            let revealed = pendingFinal.firstIndex { !$0.isRevealed(to: limit) } ?? pendingFinal.count
+            finals = Array(pendingFinal[..<revealed])
+            pendingFinal.removeFirst(revealed)
+            var shown: [VisualLine] = []
+            for line in pendingFinal + (finished ? [] : view.layout.provisionalLines(in: view.document)) {
+                guard line.isVisible(revealedTo: limit) else { break }
+                shown.append(line.clipped(revealedTo: limit))
+            }
+            live = Array(shown.suffix(height - 1))
+        } else {
+            finals = pendingFinal
+            pendingFinal.removeAll(keepingCapacity: true)
+            if !finished { live = Array(view.layout.provisionalLines(in: view.document).suffix(height - 1)) }
+        }
+        // Done: everything is final and written.
+        let done = finished && pendingFinal.isEmpty
         let rows = max(shown.height, finals.count + live.count)
         var next = Frame(width: width, height: rows)
         var previous = Frame(rowsOf: shown, from: 0, height: rows)
@@ -100,7 +125,7 @@ public struct InlineView {
         encoder.synchronized(&out) { out in
             diff.compute(from: previous, to: next)
             encoder.encode(diff.changes, of: next, styles: view.document.styles, into: &out)
-            if finished {
+            if done {
                 // Leave the cursor on a fresh line after the answer.
                 let after = finals.count + live.count
                 encoder.move(to: after, 0, frame: Frame(width: width, height: after + 1), styles: view.document.styles, into: &out)
@@ -111,7 +136,7 @@ public struct InlineView {
         written.removeFirst(finals.count)
         if let at = encoder.cursor { encoder.cursor = (at.row - finals.count, at.column) }
         if let existing = encoder.existingRows { encoder.existingRows = existing - finals.count }
-        if finished {
+        if done {
             shown = Frame(width: width, height: 0)
             written = []
             encoder.existingRows = 1
@@ -197,6 +222,6 @@ public struct InlineView {
             while clipped.start < clipped.end && text[clipped.start] == 0x20 { clipped.start += 1 }
         }
         LineDrawer.draw(clipped, row: row, in: &frame, view: view,
-                        splitter: splitter)
+                        splitter: splitter, revealedTo: revealLimit)
     }
 }

@@ -4,8 +4,10 @@ enum LineDrawer {
     /// each cell in the style of its first byte; a replacement line as U+FFFD.
     ///
     /// - Complexity: O(n) in the line's bytes.
+    /// With `revealedTo`, the line was cut at the pacer's reveal position (see
+    /// ``VisualLine/clipped(revealedTo:)``): its fill starts after the text drawn.
     static func draw(_ line: VisualLine, row: Int, in frame: inout Frame, view: WrappedDocument,
-                     splitter: CellSplitter) {
+                     splitter: CellSplitter, revealedTo limit: TextPosition? = nil) {
         let document = view.document, settings = view.layout.settings
         guard document.paragraphNumbers.contains(line.paragraph) else { return }
         let decoration = view.decoration(of: line)
@@ -48,7 +50,11 @@ enum LineDrawer {
             }
         }
         if let fill = decoration.fill {
-            for _ in 0..<decoration.fillCount {
+            var fillCount = decoration.fillCount
+            if let limit, limit.paragraph == line.paragraph {
+                fillCount = max(0, settings.width - column) / max(1, view.layout.measure([fill]))
+            }
+            for _ in 0..<fillCount {
                 column = put(fill, at: column, row: row, in: &frame, document: document, splitter: splitter)
             }
         }

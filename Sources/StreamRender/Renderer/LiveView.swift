@@ -19,6 +19,13 @@ public protocol LiveView {
     /// view clears its live region for them; fullscreen keeps them until the end.
     var showsMessagesBetweenFrames: Bool { get }
 
+    /// The pacer's reveal position: the live views show only the text before it
+    /// (nil: all of it). Plain output is never paced and ignores it.
+    var revealLimit: TextPosition? { get set }
+
+    /// Brings markdown's rendering of the open block up to date (the renderer counts
+    /// what there is to reveal before drawing).
+    mutating func updateProvisional()
     /// Appends answer text (sanitised by the document) in `style`.
     mutating func append(_ text: String, style: Style)
     /// Ends the answer: everything held back becomes final.

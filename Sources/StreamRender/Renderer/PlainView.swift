@@ -19,6 +19,13 @@ public struct PlainView: LiveView {
     public var view: WrappedDocument { printer.view }
     public var isPaced: Bool { false }
     public var showsMessagesBetweenFrames: Bool { true }
+    /// Ignored: plain output is never paced.
+    public var revealLimit: TextPosition?
+
+    /// Nothing: plain output prints final lines only.
+    ///
+    /// - Complexity: O(1).
+    public mutating func updateProvisional() {}
 
     /// - Complexity: amortized O(n + c) in the bytes and the current line.
     public mutating func append(_ text: String, style: Style) {

@@ -65,6 +65,20 @@ public struct RenderLoop {
             renderer.tick()
             if sink.isBroken { return .brokenPipe }
         }
+        return drainAndFinish()
+    }
+
+    /// The input ended: the pacer reveals the rest (frames on its clock, signals
+    /// still handled), then the view is finished.
+    private mutating func drainAndFinish() -> Ending {
+        renderer.endInput()
+        while let due = renderer.nextFrameTime {
+            switch wait(for: nil, until: due) {
+            case .signal(let ending?): return ending
+            case .broken: return .brokenPipe
+            default: break
+            }
+        }
         let outcome = renderer.finish()
         return sink.isBroken ? .brokenPipe : .finished(outcome)
     }
@@ -88,8 +102,7 @@ public struct RenderLoop {
             if sink.isBroken { return .brokenPipe }
             due = renderer.currentTime + interval
         }
-        let outcome = renderer.finish()
-        return sink.isBroken ? .brokenPipe : .finished(outcome)
+        return drainAndFinish()
     }
 
     private enum Wake { case input, timeout, signal(Ending?), broken }

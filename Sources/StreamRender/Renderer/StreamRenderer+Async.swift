@@ -71,7 +71,17 @@ extension StreamRenderer {
                     reader.cancel()
                     return interrupt()
                 }
-                if closed { return error.map { finish(readError: $0) } ?? finish() }
+                if closed {
+                    if let error { return finish(readError: error) }
+                    // The pacer reveals the rest before the view ends.
+                    endInput()
+                    while let due = nextFrameTime {
+                        try? await sleep(due)
+                        if Task.isCancelled { return interrupt() }
+                        tick()
+                    }
+                    return finish()
+                }
                 tick()
                 if let due = nextFrameTime {
                     let sleep = self.sleep

@@ -53,13 +53,17 @@ public final class StreamRenderer {
         public var markdown: Bool
         /// The markdown styles.
         public var theme: MarkdownTheme
+        /// The typewriter pacer of the live views (nil: text is shown as it arrives).
+        /// Plain output is never paced.
+        public var pacing: Pacer.Settings?
 
         public init(output: Output = .inline, layout: LayoutSettings = LayoutSettings(width: 80), height: Int = 24,
                     format: ResponseDecoder.Format = .auto, maximumEventBytes: Int = 16 << 20,
                     limits: HistoryLimits = .standard, capabilities: TerminalCapabilities = TerminalCapabilities(),
                     showThinking: Bool = false, framesPerSecond: Int = 60, endsOnFreshLine: Bool = false,
                     eventLimitName: String = "maximumEventBytes", wrapsPlainText: Bool = true,
-                    markdown: Bool = true, theme: MarkdownTheme = .dark) {
+                    markdown: Bool = true, theme: MarkdownTheme = .dark, pacing: Pacer.Settings? = .reading) {
+            self.pacing = pacing
             self.wrapsPlainText = wrapsPlainText
             self.markdown = markdown
             self.theme = theme
@@ -95,8 +99,14 @@ public final class StreamRenderer {
     private var ended = false
     private var lastByteWritten: UInt8?
 
-    // Messages wait here while a live view owns the screen.
-    private var pendingMessages: [(text: String, kind: RenderMessageKind)] = []
+    // Messages wait here while a live view owns the screen, each until the text that
+    // came before it is revealed (`after`: the answer's units when it arrived).
+    private var pendingMessages: [(text: String, kind: RenderMessageKind, after: Int)] = []
+
+    // The pacer (live views only) and where its counts fall in the document.
+    private var pacer: Pacer?
+    private var reveal = RevealTracker()
+    private var inputEnded = false
 
     // Routing.
     private var thinkingSanitizer = ControlSanitizer()
@@ -121,6 +131,9 @@ public final class StreamRenderer {
         sleep = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
         frameInterval = .seconds(1) / max(1, configuration.framesPerSecond)
         height = max(1, configuration.height)
+        if configuration.output != .plain, let settings = configuration.pacing {
+            pacer = Pacer(settings: settings, frameInterval: frameInterval)
+        }
         // The view holds the answer (with bounded history); the decoder need not.
         decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
                                   assemblesText: false)
@@ -177,9 +190,20 @@ public final class StreamRenderer {
     /// When the next ``tick(now:)`` has a frame to draw (time since the renderer was
     /// made), or nil when nothing changed: an idle renderer needs no ticks.
     public var nextFrameTime: Duration? {
-        guard dirty, !ended else { return nil }
-        guard let lastFrame else { return .zero }
-        return lastFrame + frameInterval
+        guard !ended else { return nil }
+        let earliest = lastFrame.map { $0 + frameInterval } ?? .zero
+        var due: Duration? = dirty ? earliest : nil
+        if let tick = pacer?.nextTick { due = min(due ?? .seconds(Int64.max / 2), max(tick, earliest)) }
+        return due
+    }
+
+    /// Whether everything that arrived is shown (the pacer has no backlog).
+    public var isRevealComplete: Bool { (pacer?.backlog ?? 0) == 0 }
+
+    /// Units (grapheme clusters and paragraph breaks of the answer as shown) received
+    /// and revealed so far by the pacer; nil without one.
+    public var revealProgress: (received: Int, revealed: Int)? {
+        pacer.map { ($0.received, $0.revealed) }
     }
 
     /// Draws a frame if something changed and the frame clock allows one at `now`
@@ -223,21 +247,51 @@ public final class StreamRenderer {
     }
 
     private func drawFrame(at time: Duration? = nil) {
+        let time = live.isPaced ? time ?? now() : .zero
         if live.isPaced {
             if !cursorHidden {
                 out.append(contentsOf: ANSIEncoder.hideCursor)
                 cursorHidden = true
             }
-            if live.showsMessagesBetweenFrames, pendingMessages.contains(where: { $0.text.hasSuffix("\n") }) {
-                live.suspend(into: &out)
-                flushOut()
-                releaseMessages(wholeLinesOnly: true)
-            }
+            advanceReveal(at: time)
         }
         live.frame(into: &out)
+        // Messages go out once the text before them is shown: the region is cleared
+        // for them and drawn again below.
+        if live.isPaced, live.showsMessagesBetweenFrames, dueMessages.contains(where: { $0.text.hasSuffix("\n") }) {
+            live.suspend(into: &out)
+            flushOut()
+            releaseMessages(wholeLinesOnly: true, upTo: revealedUnits)
+            live.frame(into: &out)
+        }
         flushOut()
         dirty = false
-        if live.isPaced { lastFrame = time ?? now() }
+        if live.isPaced { lastFrame = time }
+    }
+
+    /// The pacer learns what there is to show and says how much is revealed; the view
+    /// is told where that ends.
+    private func advanceReveal(at time: Duration) {
+        guard pacer != nil else { return }
+        live.updateProvisional()
+        let document = live.view.document
+        pacer!.receive(reveal.total(in: document), at: time)
+        let units = pacer!.tick(at: time)
+        let (position, reached) = reveal.position(after: units, wholeWords: pacer!.settings.revealsWords, in: document)
+        if reached != units { pacer!.setRevealed(reached) }
+        live.revealLimit = pacer!.backlog == 0 && inputEnded ? nil : position
+    }
+
+    /// Units revealed (all of them without a pacer).
+    private var revealedUnits: Int {
+        guard let pacer else { return .max }
+        return pacer.backlog == 0 ? .max : pacer.revealed
+    }
+
+    /// The waiting messages whose text before them is shown.
+    private var dueMessages: ArraySlice<(text: String, kind: RenderMessageKind, after: Int)> {
+        let units = revealedUnits
+        return pendingMessages.prefix { $0.after <= units }
     }
 
     private func flushOut() {
@@ -262,20 +316,25 @@ public final class StreamRenderer {
             sink.writeMessage(text, kind: kind)
             return
         }
-        pendingMessages.append((text, kind))
+        var after = 0
+        if pacer != nil {
+            live.updateProvisional()
+            after = reveal.total(in: live.view.document)
+        }
+        pendingMessages.append((text, kind, after))
         dirty = true
     }
 
-    /// Writes the waiting messages; with `wholeLinesOnly`, a side text that does not end
-    /// its line yet stays (the view must not be drawn into the middle of a line).
-    private func releaseMessages(wholeLinesOnly: Bool) {
-        var keep: [(text: String, kind: RenderMessageKind)] = []
-        if wholeLinesOnly, let last = pendingMessages.lastIndex(where: { $0.text.hasSuffix("\n") }) {
-            keep = Array(pendingMessages[(last + 1)...])
-            pendingMessages.removeSubrange((last + 1)...)
+    /// Writes the waiting messages that came after no more than `units` units of the
+    /// answer; with `wholeLinesOnly`, a side text that does not end its line yet stays
+    /// (the view must not be drawn into the middle of a line).
+    private func releaseMessages(wholeLinesOnly: Bool, upTo units: Int = .max) {
+        var count = pendingMessages.prefix { $0.after <= units }.count
+        if wholeLinesOnly {
+            count = pendingMessages[..<count].lastIndex { $0.text.hasSuffix("\n") }.map { $0 + 1 } ?? 0
         }
-        for m in pendingMessages { sink.writeMessage(m.text, kind: m.kind) }
-        pendingMessages = keep
+        for m in pendingMessages[..<count] { sink.writeMessage(m.text, kind: m.kind) }
+        pendingMessages.removeFirst(count)
     }
 
     // MARK: - The end
@@ -288,8 +347,24 @@ public final class StreamRenderer {
     @discardableResult
     public func finish() -> Outcome {
         guard !ended else { return outcome() }
-        finishDecoder()
+        if !inputEnded { finishDecoder() }
         return end(interrupted: false)
+    }
+
+    /// The input ended: what the decoder holds is decoded and the answer finished,
+    /// but the view stays open while the pacer reveals the rest (within its drain
+    /// time). Keep ticking until ``nextFrameTime`` is nil (``isRevealComplete``), then
+    /// call ``finish()``. Without a pacer it only saves ``finish()`` that work.
+    ///
+    /// - Complexity: O(c + t) in the current line and the unfinished tail.
+    public func endInput() {
+        guard !ended, !inputEnded else { return }
+        finishDecoder()
+        closeThinking()
+        live.finish()
+        inputEnded = true
+        pacer?.end(at: now())
+        dirty = true
     }
 
     private func finishDecoder() {
@@ -323,7 +398,7 @@ public final class StreamRenderer {
         // Bytes the decoder holds (a format not yet detected, text still arriving) are
         // shown too; an event cut short by the interrupt is not worth a warning.
         interrupting = true
-        finishDecoder()
+        if !inputEnded { finishDecoder() }
         return end(interrupted: true)
     }
 
@@ -337,7 +412,7 @@ public final class StreamRenderer {
     public func finish(readError message: String) -> Outcome {
         guard !ended else { return outcome() }
         readError = message
-        finishDecoder()
+        if !inputEnded { finishDecoder() }
         return end(interrupted: false)
     }
 
@@ -346,8 +421,14 @@ public final class StreamRenderer {
 
     private func end(interrupted: Bool) -> Outcome {
         wasInterrupted = interrupted
-        closeThinking()
-        live.finish()
+        if !inputEnded {
+            closeThinking()
+            live.finish()
+            inputEnded = true
+        }
+        // Whatever the pacer still holds is shown now.
+        pacer?.revealAll()
+        live.revealLimit = nil
         live.frame(into: &out)
         live.end(into: &out)
         // The live views leave the cursor on a fresh line; plain text may not end one.
@@ -360,7 +441,7 @@ public final class StreamRenderer {
         let result = outcome()
         switch result.ending {
         case .truncated, .empty, .readFailed:
-            pendingMessages.append((result.endingMessage! + "\n", .error))
+            pendingMessages.append((result.endingMessage! + "\n", .error, 0))
         default:
             break
         }
