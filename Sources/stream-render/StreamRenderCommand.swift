@@ -122,15 +122,39 @@ struct StreamRenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "At most N frames a second for the live view (1-1000); frames are drawn only when something changed.")
     var fps: Int = 60
 
+    @Option(help: "Typewriter pace of the live view: N grapheme clusters a second (rising as needed to keep within --max-lag), or 'off' to show text as it arrives. Plain output is never paced.")
+    var pace: String = "150"
+
+    @Flag(help: "Reveal whole words at a time instead of single characters.")
+    var paceWords = false
+
+    @Option(name: .customLong("max-lag"), parsing: .unconditional, help: "The live view never shows text later than MS milliseconds after it arrived (plus one frame).")
+    var maxLag: Int = 300
+
+    @Option(name: .customLong("drain"), parsing: .unconditional, help: "When the input ends, what is still unrevealed is shown within MS milliseconds.")
+    var drain: Int = 200
+
+    @Flag(help: "Play FILE (or standard input, read to its end first) at the arrival times recorded in it: comment lines ': t=<ms>' in an SSE capture; a file without them plays one event (or text piece) at a time at --replay-rate.")
+    var replay = false
+
+    @Option(parsing: .unconditional, help: "--replay without recorded times: N events (or text pieces of about 4 bytes) a second.")
+    var replayRate: Double = 60
+
     @Flag(help: "Show the built-in demo (also the default with no FILE when standard input is a terminal).")
     var demo = false
 
     @Option(help: .hidden)
-    var demoDelayMs: Int = 12
+    var demoDelayMs: Int?
 
     func validate() throws {
         if maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
-        if demoDelayMs < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
+        if let demoDelayMs, demoDelayMs < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
+        if pace != "off", Double(pace).map({ !($0 >= 1 && $0 <= 1_000_000) }) ?? true {
+            throw ValidationError("--pace must be 'off' or a number of clusters a second, 1 to 1000000")
+        }
+        if maxLag < 0 || maxLag > 60_000 { throw ValidationError("--max-lag must be 0 to 60000 milliseconds") }
+        if drain < 0 || drain > 60_000 { throw ValidationError("--drain must be 0 to 60000 milliseconds") }
+        if !(replayRate > 0 && replayRate <= 1_000_000) { throw ValidationError("--replay-rate must be more than 0 and at most 1000000") }
         if let width, width < 0 || width > Self.maximumWidth {
             throw ValidationError("--width must be 0 (no wrapping) or 1 to \(Self.maximumWidth)")
         }
@@ -170,7 +194,19 @@ struct StreamRenderCommand: ParsableCommand {
         let outcome: StreamRenderer.Outcome
         let ending: RenderLoop.Ending
         if useDemo {
-            ending = loop.run(chunks: Demo.sseChunks(), every: .milliseconds(demoDelayMs))
+            if let demoDelayMs {
+                ending = loop.run(chunks: Demo.capture.chunks.map(\.bytes), every: .milliseconds(demoDelayMs))
+            } else {
+                ending = loop.run(replaying: Demo.capture.chunks)
+            }
+        } else if replay {
+            guard let bytes = Self.readAll(input) else {
+                terminal.restoreModes()
+                SignalWatcher.stop()
+                Self.error("cannot read \(name == "-" ? "standard input" : name): \(String(cString: strerror(errno)))")
+                throw ExitCode(ExitStatus.unreadableInput.rawValue)
+            }
+            ending = loop.run(replaying: ReplayCapture(bytes, tokensPerSecond: replayRate).chunks)
         } else {
             ending = loop.run(reading: input, name: name == "-" ? "standard input" : name)
         }
@@ -237,8 +273,30 @@ struct StreamRenderCommand: ParsableCommand {
             height: rows, format: format, maximumEventBytes: maxEventBytes, limits: limits,
             capabilities: capabilities, showThinking: showThinking, framesPerSecond: fps,
             endsOnFreshLine: isTerminal, eventLimitName: "--max-event-bytes", wrapsPlainText: columns != 0,
-            markdown: markdown == .on, theme: chosenTheme(capabilities))
+            markdown: markdown == .on, theme: chosenTheme(capabilities), pacing: pacing)
         return (configuration, isTerminal)
+    }
+
+    /// `--pace`, `--pace-words`, `--max-lag`, `--drain`.
+    var pacing: Pacer.Settings? {
+        guard pace != "off", let rate = Double(pace) else { return nil }
+        return Pacer.Settings(pace: rate, maximumLag: .milliseconds(maxLag), drainTime: .milliseconds(drain),
+                              revealsWords: paceWords)
+    }
+
+    /// The whole of `descriptor` (for `--replay`), or nil if reading failed.
+    static func readAll(_ descriptor: Int32) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return nil
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
     }
 
     /// `--theme`, else monochrome without colours (NO_COLOR), else dark.

@@ -34,7 +34,9 @@ import Testing
     /// otherwise) only attributes: the keyword bold, no colour at all.
     @Test func fencesAreHighlightedAndNoColorKeepsOnlyAttributes() throws {
         let input = Data("Code:\n\n```python\ndef f(x):\n    return \"s\" # c\n```\n".utf8)
-        let base = ["--format", "text", "--output", "ansi", "--width", "40", "--height", "10"]
+        // Unpaced: the bytes are searched for whole words, which the pacer would split
+        // across frames (PacingCommandLineTests and the tmux tests run the defaults).
+        let base = ["--format", "text", "--output", "ansi", "--width", "40", "--height", "10", "--pace", "off"]
         let coloured = try CLI.run(base + ["--color", "always"], stdin: input, environment: ["NO_COLOR": "", "COLORTERM": "truecolor"])
         let out = String(decoding: coloured.stdout, as: UTF8.self)
         let keyword = CodeTheme.dark[.keyword].foreground

@@ -83,12 +83,21 @@ public struct RenderLoop {
         return sink.isBroken ? .brokenPipe : .finished(outcome)
     }
 
-    /// Feeds `chunks` one per `interval` (the demo).
+    /// Feeds `chunks` one per `interval`.
     ///
     /// - Complexity: O(n) in the bytes, plus the frames drawn; takes about `chunks.count` x `interval`.
     public mutating func run(chunks: [[UInt8]], every interval: Duration) -> Ending {
-        var due = renderer.currentTime
+        run(replaying: chunks.enumerated().map { ReplayCapture.Chunk(time: interval * $0.offset, bytes: $0.element) })
+    }
+
+    /// Feeds each chunk at its time after the start (a recorded stream played as it
+    /// arrived: `--replay`, the demo), frames and signals handled in between.
+    ///
+    /// - Complexity: O(n) in the bytes, plus the frames drawn; takes about the last chunk's time.
+    public mutating func run(replaying chunks: [ReplayCapture.Chunk]) -> Ending {
+        let start = renderer.currentTime
         for chunk in chunks {
+            let due = start + chunk.time
             while renderer.currentTime < due {
                 let frame = renderer.nextFrameTime.map { min($0, due) } ?? due
                 switch wait(for: nil, until: frame) {
@@ -97,10 +106,9 @@ public struct RenderLoop {
                 default: break
                 }
             }
-            renderer.feed(chunk)
+            renderer.feed(chunk.bytes)
             renderer.tick()
             if sink.isBroken { return .brokenPipe }
-            due = renderer.currentTime + interval
         }
         return drainAndFinish()
     }

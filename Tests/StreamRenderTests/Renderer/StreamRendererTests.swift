@@ -6,11 +6,14 @@ import Testing
     static func renderer(_ output: StreamRenderer.Configuration.Output = .inline, width: Int = 40, height: Int = 8,
                          fps: Int = 10, policy: WidthPolicy = .grapheme, format: ResponseDecoder.Format = .auto,
                          maximumEventBytes: Int = 16 << 20, clock: ManualClock = ManualClock(), sink: BufferSink = BufferSink(),
-                         markdown: Bool = true)
+                         markdown: Bool = true, pacing: Pacer.Settings? = nil)
         -> (StreamRenderer, BufferSink, ManualClock) {
+        // Unpaced unless asked: these tests are about the frame clock and the views
+        // (PacedRendererTests are about the pacer).
         let configuration = StreamRenderer.Configuration(
             output: output, layout: LayoutSettings(width: width, policy: policy), height: height, format: format,
-            maximumEventBytes: maximumEventBytes, capabilities: .full, framesPerSecond: fps, markdown: markdown)
+            maximumEventBytes: maximumEventBytes, capabilities: .full, framesPerSecond: fps, markdown: markdown,
+            pacing: pacing)
         return (StreamRenderer(configuration: configuration, sink: sink, clock: clock), sink, clock)
     }
 
