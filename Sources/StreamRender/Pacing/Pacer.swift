@@ -17,7 +17,9 @@ import DequeModule
 /// - a hard bound: at each tick, every unit that arrived ``Settings/maximumLag``
 ///   minus one frame ago or earlier is revealed, whatever the rate says. With ticks a
 ///   frame apart, no unit waits longer than `maximumLag` after the tick that saw it;
-/// - after ``end(at:)``, the rest is revealed within ``Settings/drainTime``.
+/// - after ``end(at:)``, the rest is revealed within ``Settings/drainTime``;
+/// - never more than ``maximumBacklog`` units wait (memory stays bounded at any
+///   input rate).
 ///
 /// The pacer only counts: it knows the number of units received (which may shrink
 /// when a markdown speculation is withdrawn) and revealed, and times as `Duration`s
@@ -59,6 +61,9 @@ public struct Pacer: Sendable {
     /// The time between ticks the caller promises while the pacer has work (its frame
     /// interval): the hard bound leaves one frame of slack for it.
     public let frameInterval: Duration
+    /// At most this many units wait unrevealed, whatever their age (the renderer
+    /// keeps it under its history limit, so nothing is evicted before it is shown).
+    public let maximumBacklog: Int
 
     /// Units revealed so far.
     public private(set) var revealed = 0
@@ -84,8 +89,9 @@ public struct Pacer: Sendable {
     private let smoothing: Double
 
     /// A pacer ticked every `frameInterval` while it has work.
-    public init(settings: Settings = .reading, frameInterval: Duration = .seconds(1) / 60) {
+    public init(settings: Settings = .reading, frameInterval: Duration = .seconds(1) / 60, maximumBacklog: Int = .max) {
         self.settings = settings
+        self.maximumBacklog = max(1, maximumBacklog)
         self.frameInterval = max(.nanoseconds(1), frameInterval)
         frameSeconds = Self.seconds(self.frameInterval)
         let lag = Self.seconds(settings.maximumLag)
@@ -196,6 +202,7 @@ public struct Pacer: Sendable {
         var required = revealed
         for arrival in arrivals where now - arrival.time >= hardLag { required = arrival.units }
         if let endTime, now >= endTime + settings.drainTime - frameInterval / 2 { required = received }
+        required = max(required, received - maximumBacklog)
         step = max(step, required - revealed)
         step = min(step, backlog)
         allowance -= Double(step)
@@ -219,6 +226,7 @@ public struct Pacer: Sendable {
         if let endTime {
             wait = min(wait, Self.seconds(endTime + settings.drainTime - lastTick))
         }
+        if backlog > maximumBacklog { wait = 0 }
         let frames = max(1, (wait / frameSeconds).rounded(.up))
         return lastTick + frameInterval * Int(min(frames, 1_000_000))
     }

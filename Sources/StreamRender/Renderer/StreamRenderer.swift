@@ -132,7 +132,11 @@ public final class StreamRenderer {
         frameInterval = .seconds(1) / max(1, configuration.framesPerSecond)
         height = max(1, configuration.height)
         if configuration.output != .plain, let settings = configuration.pacing {
-            pacer = Pacer(settings: settings, frameInterval: frameInterval)
+            // Unrevealed lines must never be evicted: at most half the history waits
+            // (a unit makes at most one line; a cluster is at least a byte, most under 8).
+            let lines = (configuration.limits.maximumLines ?? .max) / 2
+            let bytes = (configuration.limits.maximumBytes ?? .max) / 16
+            pacer = Pacer(settings: settings, frameInterval: frameInterval, maximumBacklog: max(1, min(lines, bytes)))
         }
         // The view holds the answer (with bounded history); the decoder need not.
         decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,

@@ -236,6 +236,18 @@ struct PacerSimulation {
         #expect(t <= .milliseconds(70) + .milliseconds(300))
     }
 
+    @Test func theBacklogNeverExceedsItsMaximum() {
+        var pacer = Pacer(settings: .init(pace: 10, maximumLag: .seconds(30)), maximumBacklog: 1000)
+        var t = Duration.zero
+        for _ in 0..<100 {
+            pacer.receive(pacer.received + 700, at: t)  // 42,000 units a second against a pace of 10
+            pacer.tick(at: t)
+            #expect(pacer.backlog <= 1000)
+            t += frame
+        }
+        #expect(pacer.revealed > 60_000)
+    }
+
     @Test func revealAllShowsEverythingAtOnce() {
         var pacer = Pacer()
         pacer.receive(10_000, at: .zero)
