@@ -56,13 +56,16 @@ struct StreamRenderCommand: ParsableCommand {
         it arrives. On a terminal it is drawn live: finished lines go into the \
         scrollback, the unfinished tail is redrawn (at most --fps frames a second). Into \
         a pipe it prints the answer wrapped at --width columns (each line once it is \
-        final, the current line as far as it can no longer change). Anthropic and \
+        final, the current line as far as it can no longer change). On a terminal, text is \
+        revealed at a reading pace (--pace, default 150 clusters a second, rising as \
+        needed so nothing shows more than --max-lag 300 ms late). Anthropic and \
         OpenAI streams are detected, as are whole (non-streamed) responses and API \
         error bodies; anything else is shown as text. With no FILE and a terminal on \
         standard input, shows a built-in demo.
 
           curl -N https://api.anthropic.com/v1/messages ... | stream-render
           stream-render answer.sse
+          stream-render --replay capture.sse   # a recording, at its recorded times
 
         Exit status: 0 the stream completed; 1 the stream failed: it reported an error \
         (an error event or an API error body), ended without its terminal event \

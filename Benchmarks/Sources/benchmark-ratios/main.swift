@@ -74,6 +74,52 @@ if CommandLine.arguments.dropFirst().first == "highlight" || CommandLine.argumen
     if CommandLine.arguments.count > 1 { report(checks) }
 }
 
+// Issue 12: the pacer's per-frame cost. The 1 MB coding answer arriving at 100,000
+// and at 10,000 clusters a second into an inline 80x24 view (markdown on), frames at
+// 60 fps: a paced frame (pacer, reveal position, clipped lines, diff, encode) against
+// an unpaced one at the same input. `benchmark-ratios pacing` runs only these.
+if CommandLine.arguments.dropFirst().first == "pacing" || CommandLine.arguments.count == 1 {
+    let deltas = Corpus.codingAnswerDeltas(textBytes: 1_000_000)
+    var rows: [String] = []
+    var worst = 0.0
+    for rate in [100_000.0, 10_000.0] {
+        // The 10,000/s run is ten times longer in simulated time: a tenth of the answer.
+        let input = rate == 100_000 ? deltas : Array(deltas.prefix(deltas.count / 10))
+        var paced = Corpus.PacedRun()
+        var unpaced = paced
+        _ = minimumSeconds(runs: 3) { paced = Corpus.pacedRun(input, unitsPerSecond: rate, pacing: .reading, markdown: true) }
+        _ = minimumSeconds(runs: 3) { unpaced = Corpus.pacedRun(input, unitsPerSecond: rate, pacing: nil, markdown: true) }
+        let perPaced = paced.tickSeconds / Double(max(1, paced.frames))
+        let perUnpaced = unpaced.tickSeconds / Double(max(1, unpaced.frames))
+        worst = max(worst, perPaced / perUnpaced)
+        rows.append(String(format: "%.0f/s: paced %.1f µs/frame (%d frames, backlog up to %d, %d bytes), unpaced %.1f µs/frame (%d frames, %d bytes): %.2fx",
+                           rate, perPaced * 1e6, paced.frames, paced.maximumBacklog, paced.bytes,
+                           perUnpaced * 1e6, unpaced.frames, unpaced.bytes, perPaced / perUnpaced))
+        if rate == 100_000 {
+            checks.append(Check(
+                name: "pacer at 100,000 clusters/s (1 MB answer, inline 80x24, markdown): a paced frame's cost as a share of the 16.7 ms frame budget, 0.1 / share",
+                ratio: 0.1 / (perPaced / (1.0 / 60)), target: 1,
+                detail: String(format: "paced frame %.1f µs = %.2f%% of a 60 fps frame", perPaced * 1e6, perPaced * 60 * 100)))
+        }
+    }
+    // The pacer alone (counts only), per frame at 100,000 units/s.
+    var pacer = Pacer(settings: .reading)
+    var t = Duration.zero
+    let frames = 200_000
+    let seconds = minimumSeconds(runs: 3) {
+        for _ in 0..<frames {
+            t += .seconds(1) / 60
+            pacer.receive(pacer.received + 1667, at: t)
+            pacer.tick(at: t)
+        }
+    }
+    checks.append(Check(
+        name: "pacer at 100,000 and 10,000 clusters/s: a paced frame vs an unpaced one at the same input, 2 / (worst cost ratio)",
+        ratio: 2 / worst, target: 1,
+        detail: rows.joined(separator: "; ") + String(format: "; the Pacer alone: %.0f ns/frame", seconds / Double(frames) * 1e9)))
+    if CommandLine.arguments.count > 1 { report(checks) }
+}
+
 // `benchmark-ratios profile-layout [cjk]` runs only append + layout, for perf/callgrind.
 if CommandLine.arguments.dropFirst().first == "profile-layout" {
     let deltas = CommandLine.arguments.count > 2 ? Corpus.cjkEmojiDeltas(textBytes: 1_000_000)
