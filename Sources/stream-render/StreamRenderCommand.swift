@@ -44,56 +44,40 @@ enum ExitStatus: Int32 {
     case unreadableInput = 3
 }
 
-struct StreamRenderCommand: ParsableCommand {
-    static let maximumWidth = 4096
-    static let maximumHeight = 1000
-
-    static let configuration = CommandConfiguration(
-        commandName: "stream-render",
-        abstract: "Render a streaming LLM answer (server-sent events or text) as it arrives.",
-        discussion: """
-        Reads FILE, or standard input when FILE is absent or '-', and shows the answer as \
-        it arrives. On a terminal it is drawn live: finished lines go into the \
-        scrollback, the unfinished tail is redrawn (at most --fps frames a second). Into \
-        a pipe it prints the answer wrapped at --width columns (each line once it is \
-        final, the current line as far as it can no longer change). On a terminal, text is \
-        revealed at a reading pace (--pace, default 150 clusters a second, rising as \
-        needed so nothing shows more than --max-lag 300 ms late). Anthropic and \
-        OpenAI streams are detected, as are whole (non-streamed) responses and API \
-        error bodies; anything else is shown as text. With no FILE and a terminal on \
-        standard input, shows a built-in demo.
-
-          curl -N https://api.anthropic.com/v1/messages ... | stream-render
-          stream-render answer.sse
-          stream-render --replay capture.sse   # a recording, at its recorded times
-
-        Exit status: 0 the stream completed; 1 the stream failed: it reported an error \
-        (an error event or an API error body), ended without its terminal event \
-        (message_stop, [DONE]), lost text to malformed or oversized events, or was \
-        empty; 2 usage error; 3 the input could not be read; 128+N ended by signal N \
-        (130: Ctrl-C), after showing everything that had arrived.
-        """,
-        version: StreamRenderVersion.string,
-        subcommands: [TokensCommand.self]
-    )
-
+/// `--format`, the input file, replay and limits.
+struct InputOptions: ParsableArguments {
     @Argument(help: "An SSE stream or text file; '-' or absent for standard input.")
     var file: String?
 
-    @Option(help: "Input format: auto (detect from the first bytes), anthropic, openai or text.")
+    @Option(name: [.short, .long], help: "Input format: auto (detect from the first bytes), anthropic, openai or text.")
     var format: ResponseDecoder.Format = .auto
-
-    @Flag(help: "Show thinking in the answer (by default it goes to standard error).")
-    var showThinking = false
-
-    @Flag(help: "Print statistics to standard error at the end: events, deltas, bytes, elapsed time, time to first token, model, stop reason, usage.")
-    var stats = false
 
     @Option(parsing: .unconditional, help: "The largest server-sent event accepted, in bytes; larger ones are dropped with an error.")
     var maxEventBytes: Int = 16 << 20
 
-    @Option(parsing: .unconditional, help: "Wrap the answer at N columns, 1-\(maximumWidth) (default: the terminal's width when standard output is a terminal, else 80; 0: do not wrap, plain output only, the text as it arrived). The live view never draws wider than the terminal.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("End with an error (exit 1) when no input arrives for SECONDS (decimals allowed); what arrived is shown.", valueName: "seconds"))
+    var idleTimeout: Double?
+
+    @Flag(help: "Play FILE (or standard input, read to its end first) at the arrival times recorded in it: comment lines ': t=<ms>' in an SSE capture; a file without them plays one event (or text piece) at a time at --replay-rate.")
+    var replay = false
+
+    @Option(parsing: .unconditional, help: "--replay without recorded times: N events (or text pieces of about 4 bytes) a second.")
+    var replayRate: Double = 60
+}
+
+/// How the answer is laid out and drawn.
+struct ViewOptions: ParsableArguments {
+    @Option(name: [.short, .long], parsing: .unconditional, help: "Wrap the answer at N columns, 1-\(StreamRenderCommand.maximumWidth) (default: the terminal's width when standard output is a terminal, else $COLUMNS, else 80; 0: do not wrap, plain output only, the text as it arrived). The live view never draws wider than the terminal.")
     var width: Int?
+
+    @Option(help: "ansi: the live view (the default on a terminal; into a pipe it is how the bytes are captured); plain: text lines (the default otherwise).")
+    var output: OutputKind?
+
+    @Flag(help: "Live view on the alternate screen, following the tail; the answer is printed into the normal screen at the end (also on Ctrl-C).")
+    var fullscreen = false
+
+    @Option(parsing: .unconditional, help: "Rows of the live view, 1-\(StreamRenderCommand.maximumHeight) (default: the terminal's height, else 24; never more than the terminal's).")
+    var height: Int?
 
     @Option(help: "How wide characters are: auto (grapheme where the terminal reports mode 2027, else wcwidth), grapheme (a cluster is one run of cells) or wcwidth (the sum of its characters, as most terminals and tmux draw them).")
     var widthPolicy: WidthPolicyChoice = .auto
@@ -104,117 +88,201 @@ struct StreamRenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Keep at most about N wrapped lines of history; older paragraphs are dropped whole (default 100000).")
     var maxLines: Int?
 
-    @Option(help: "ansi: the live view (the default on a terminal; into a pipe it is how the bytes are captured); plain: text lines (the default otherwise).")
-    var output: OutputKind?
+    @Option(parsing: .unconditional, help: "At most N frames a second for the live view (1-1000); frames are drawn only when something changed.")
+    var fps: Int = 60
+}
 
-    @Option(help: "Colours: auto (from TERM, COLORTERM, NO_COLOR, FORCE_COLOR), always or never.")
-    var color: ColorChoice = .auto
-
+/// Markdown, themes and colours.
+struct StyleOptions: ParsableArguments {
     @Option(help: "Render the answer as markdown: on (headings, emphasis, lists, quotes, code blocks, tables, links; also into pipes, as text) or off (the text as it arrived).")
     var markdown: Switch = .on
 
     @Option(help: "Markdown styles: dark, light or monochrome (bold, italic, underline and dim only; the default when NO_COLOR is set or there are no colours).")
     var theme: ThemeChoice?
 
-    @Flag(help: "Live view on the alternate screen, following the tail; the answer is printed into the normal screen at the end (also on Ctrl-C).")
-    var fullscreen = false
+    @Option(help: "Colours: auto (from TERM, COLORTERM, NO_COLOR, FORCE_COLOR), always or never.")
+    var color: ColorChoice = .auto
 
-    @Option(parsing: .unconditional, help: "Rows of the live view, 1-\(maximumHeight) (default: the terminal's height, else 24; never more than the terminal's).")
-    var height: Int?
+    @Flag(help: "No colours (as --color never, or NO_COLOR=1): bold, italic, underline and dim only.")
+    var noColor = false
 
-    @Option(parsing: .unconditional, help: "At most N frames a second for the live view (1-1000); frames are drawn only when something changed.")
-    var fps: Int = 60
+    @Flag(help: "Show thinking in the answer (by default it goes to standard error).")
+    var showThinking = false
+}
 
+/// The typewriter pacer.
+struct PacingOptions: ParsableArguments {
     @Option(help: "Typewriter pace of the live view: N grapheme clusters a second (rising as needed to keep within --max-lag), or 'off' to show text as it arrives. Plain output is never paced.")
     var pace: String = "150"
 
     @Flag(help: "Reveal whole words at a time instead of single characters.")
     var paceWords = false
 
-    @Option(name: .customLong("max-lag"), parsing: .unconditional, help: "The live view never shows text later than MS milliseconds after it arrived (plus one frame).")
+    @Option(name: .customLong("max-lag"), parsing: .unconditional, help: ArgumentHelp("The live view never shows text later than MS milliseconds after it arrived (plus one frame).", valueName: "ms"))
     var maxLag: Int = 300
 
-    @Option(name: .customLong("drain"), parsing: .unconditional, help: "When the input ends, what is still unrevealed is shown within MS milliseconds.")
+    @Option(name: .customLong("drain"), parsing: .unconditional, help: ArgumentHelp("When the input ends, what is still unrevealed is shown within MS milliseconds.", valueName: "ms"))
     var drain: Int = 200
+}
 
-    @Flag(help: "Play FILE (or standard input, read to its end first) at the arrival times recorded in it: comment lines ': t=<ms>' in an SSE capture; a file without them plays one event (or text piece) at a time at --replay-rate.")
-    var replay = false
+/// What is reported and saved besides the answer.
+struct ReportOptions: ParsableArguments {
+    @Flag(help: "Print statistics to standard error at the end: model, time to first token, tokens/s, stop reason, usage, events, deltas, bytes, elapsed time, history.")
+    var stats = false
 
-    @Option(parsing: .unconditional, help: "--replay without recorded times: N events (or text pieces of about 4 bytes) a second.")
-    var replayRate: Double = 60
+    @Flag(help: "With --stats, also the live view's internal counters (frames and bytes written).")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Write each finished code block of the answer to DIR (created if needed), named by its order and language: 1.swift, 2.py, 3.txt...", valueName: "dir"))
+    var saveCode: String?
 
     @Flag(help: "Show the built-in demo (also the default with no FILE when standard input is a terminal).")
     var demo = false
 
     @Option(help: .hidden)
     var demoDelayMs: Int?
+}
+
+struct StreamRenderCommand: ParsableCommand {
+    static let maximumWidth = 4096
+    static let maximumHeight = 1000
+
+    static let configuration = CommandConfiguration(
+        commandName: "stream-render",
+        abstract: "Render a streaming LLM answer (server-sent events or text) as it arrives.",
+        discussion: """
+        Reads FILE, or standard input when FILE is absent or '-', and shows the answer as \
+        it arrives. On a terminal it is drawn live: finished lines go into the \
+        scrollback, the unfinished tail is redrawn (at most --fps frames a second), and \
+        text is revealed at a reading pace (--pace, rising as needed so nothing shows \
+        more than --max-lag late). Into a pipe it prints the answer wrapped at --width \
+        columns (each line once it is final). Anthropic and OpenAI streams are detected, \
+        as are whole (non-streamed) responses and API error bodies; anything else is \
+        shown as text. With no FILE and a terminal on standard input, shows a built-in demo.
+
+        Examples:
+          curl -N https://api.anthropic.com/v1/messages \\
+            -H "x-api-key: $ANTHROPIC_API_KEY" -H "anthropic-version: 2023-06-01" \\
+            -H "content-type: application/json" \\
+            -d '{"model": "claude-sonnet-4-5", "max_tokens": 1024, "stream": true,
+                 "messages": [{"role": "user", "content": "Hello"}]}' | stream-render
+
+          curl -N https://api.openai.com/v1/chat/completions \\
+            -H "Authorization: Bearer $OPENAI_API_KEY" \\
+            -H "content-type: application/json" \\
+            -d '{"model": "gpt-4o", "stream": true,
+                 "messages": [{"role": "user", "content": "Hello"}]}' | stream-render
+
+          stream-render answer.sse > answer.txt   # wrapped at $COLUMNS or 80
+          stream-render -w 60 --pace-words answer.sse
+          stream-render --replay capture.sse      # at its recorded times
+          stream-render --save-code out --stats answer.sse
+
+        Defaults for any option can be set in STREAM_RENDER_OPTS (e.g. \
+        STREAM_RENDER_OPTS="--theme light --pace 200"); the command line wins. Shell \
+        completions: stream-render --generate-completion-script bash|zsh|fish.
+
+        Exit status: 0 the stream completed; 1 the stream failed: it reported an error \
+        (an error event or an API error body), ended without its terminal event \
+        (message_stop, [DONE]), lost text to malformed or oversized events, stalled \
+        past --idle-timeout, or was empty; 2 usage error; 3 the input could not be \
+        read; 128+N ended by signal N (130: Ctrl-C), after showing everything that had \
+        arrived.
+        """,
+        version: StreamRenderVersion.string,
+        subcommands: [TokensCommand.self]
+    )
+
+    @OptionGroup(title: "Input") var input: InputOptions
+    @OptionGroup(title: "View") var view: ViewOptions
+    @OptionGroup(title: "Markdown and colour") var style: StyleOptions
+    @OptionGroup(title: "Pacing") var pacing: PacingOptions
+    @OptionGroup(title: "Reports and extras") var report: ReportOptions
 
     func validate() throws {
-        if maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
-        if let demoDelayMs, demoDelayMs < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
-        if pace != "off", Double(pace).map({ !($0 >= 1 && $0 <= 1_000_000) }) ?? true {
+        if input.maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
+        if let delay = report.demoDelayMs, delay < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
+        if pacing.pace != "off", Double(pacing.pace).map({ !($0 >= 1 && $0 <= 1_000_000) }) ?? true {
             throw ValidationError("--pace must be 'off' or a number of clusters a second, 1 to 1000000")
         }
-        if maxLag < 0 || maxLag > 60_000 { throw ValidationError("--max-lag must be 0 to 60000 milliseconds") }
-        if drain < 0 || drain > 60_000 { throw ValidationError("--drain must be 0 to 60000 milliseconds") }
-        if !(replayRate > 0 && replayRate <= 1_000_000) { throw ValidationError("--replay-rate must be more than 0 and at most 1000000") }
-        if let width, width < 0 || width > Self.maximumWidth {
+        if pacing.maxLag < 0 || pacing.maxLag > 60_000 { throw ValidationError("--max-lag must be 0 to 60000 milliseconds") }
+        if pacing.drain < 0 || pacing.drain > 60_000 { throw ValidationError("--drain must be 0 to 60000 milliseconds") }
+        if !(input.replayRate > 0 && input.replayRate <= 1_000_000) {
+            throw ValidationError("--replay-rate must be more than 0 and at most 1000000")
+        }
+        if let idle = input.idleTimeout, !(idle > 0 && idle <= 86_400) {
+            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds")
+        }
+        if let width = view.width, width < 0 || width > Self.maximumWidth {
             throw ValidationError("--width must be 0 (no wrapping) or 1 to \(Self.maximumWidth)")
         }
-        if tabSize < 1 || tabSize > 64 { throw ValidationError("--tab-size must be 1 to 64") }
-        if let maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
-        if let height, height < 1 || height > Self.maximumHeight {
+        if view.tabSize < 1 || view.tabSize > 64 { throw ValidationError("--tab-size must be 1 to 64") }
+        if let maxLines = view.maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
+        if let height = view.height, height < 1 || height > Self.maximumHeight {
             throw ValidationError("--height must be 1 to \(Self.maximumHeight)")
         }
-        if fps < 1 || fps > 1000 { throw ValidationError("--fps must be 1 to 1000") }
-        if output == .ansi && width == 0 { throw ValidationError("--width 0 (no wrapping) needs --output plain") }
+        if view.fps < 1 || view.fps > 1000 { throw ValidationError("--fps must be 1 to 1000") }
+        if view.output == .ansi && view.width == 0 { throw ValidationError("--width 0 (no wrapping) needs --output plain") }
+        if report.saveCode?.isEmpty == true { throw ValidationError("--save-code needs a directory") }
     }
 
     func run() throws {
         // A closed pipe (`| head`) must end the program quietly, not kill it.
         signal(SIGPIPE, SIG_IGN)
         let terminal = TerminalSession(output: STDOUT_FILENO)
-        let useDemo = demo || (file == nil && isatty(STDIN_FILENO) != 0)
-        var input: Int32 = STDIN_FILENO
-        let name = file ?? "-"
+        let useDemo = report.demo || (input.file == nil && isatty(STDIN_FILENO) != 0)
+        var descriptor: Int32 = STDIN_FILENO
+        let name = input.file ?? "-"
         if !useDemo && name != "-" {
-            input = open(name, O_RDONLY | O_CLOEXEC)
-            if input < 0 {
+            descriptor = open(name, O_RDONLY | O_CLOEXEC)
+            if descriptor < 0 {
                 Self.error("cannot open \(name): \(String(cString: strerror(errno)))")
                 throw ExitCode(ExitStatus.unreadableInput.rawValue)
+            }
+        }
+        var saver: CodeSaver?
+        if let directory = report.saveCode {
+            do {
+                saver = try CodeSaver(directory: directory)
+            } catch {
+                Self.error("\(error)")
+                throw ExitCode(ExitStatus.usage.rawValue)
             }
         }
         let (configuration, onTerminal) = makeConfiguration(terminal)
         let sink = FileDescriptorSink(messagePrefix: "stream-render: ")
         let renderer = StreamRenderer(configuration: configuration, sink: sink)
+        if let saver { renderer.onCodeBlock = { saver.save($0) } }
         let signals = SignalWatcher.start()
         if onTerminal {
             terminal.disableEcho()
             terminal.setEmergencyRestore(ANSIEncoder.restoreSequence(fullscreen: configuration.output == .fullscreen))
         }
         var loop = RenderLoop(renderer: renderer, sink: sink, terminal: terminal, signalDescriptor: signals,
-                              explicitWidth: width, explicitHeight: height)
+                              explicitWidth: view.width, explicitHeight: view.height)
+        loop.idleTimeout = input.idleTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) }
         let outcome: StreamRenderer.Outcome
         let ending: RenderLoop.Ending
         if useDemo {
-            if let demoDelayMs {
-                ending = loop.run(chunks: Demo.capture.chunks.map(\.bytes), every: .milliseconds(demoDelayMs))
+            if let delay = report.demoDelayMs {
+                ending = loop.run(chunks: Demo.capture.chunks.map(\.bytes), every: .milliseconds(delay))
             } else {
                 ending = loop.run(replaying: Demo.capture.chunks)
             }
-        } else if replay {
-            guard let bytes = Self.readAll(input) else {
+        } else if input.replay {
+            guard let bytes = Self.readAll(descriptor) else {
                 terminal.restoreModes()
                 SignalWatcher.stop()
                 Self.error("cannot read \(name == "-" ? "standard input" : name): \(String(cString: strerror(errno)))")
                 throw ExitCode(ExitStatus.unreadableInput.rawValue)
             }
-            ending = loop.run(replaying: ReplayCapture(bytes, tokensPerSecond: replayRate).chunks)
+            ending = loop.run(replaying: ReplayCapture(bytes, tokensPerSecond: input.replayRate).chunks)
         } else {
-            ending = loop.run(reading: input, name: name == "-" ? "standard input" : name)
+            ending = loop.run(reading: descriptor, name: name == "-" ? "standard input" : name)
         }
         terminal.restoreModes()
         SignalWatcher.stop()
+        saver?.report()
         switch ending {
         case .brokenPipe:
             if let failure = sink.failure, failure != EPIPE {
@@ -223,12 +291,13 @@ struct StreamRenderCommand: ParsableCommand {
             }
             throw ExitCode(0)  // the reader went away (`| head`): not an error
         case .signal(let number, let result):
-            if stats { printStats(result, renderer) }
+            if report.stats { printStats(result, renderer) }
             throw ExitCode(128 + number)
         case .finished(let result):
             outcome = result
         }
-        if stats { printStats(outcome, renderer) }
+        if report.stats { printStats(outcome, renderer) }
+        if saver?.failed == true { throw ExitCode(ExitStatus.streamFailed.rawValue) }
         switch outcome.ending {
         case .complete: return
         case .readFailed: throw ExitCode(ExitStatus.unreadableInput.rawValue)
@@ -241,17 +310,20 @@ struct StreamRenderCommand: ParsableCommand {
     /// and whether the output is a terminal being drawn on.
     func makeConfiguration(_ terminal: TerminalSession) -> (StreamRenderer.Configuration, Bool) {
         let isTerminal = terminal.outputIsTerminal
-        let environment = Self.environment(["TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TERM_PROGRAM"])
+        let environment = Self.environment(["TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TERM_PROGRAM", "COLUMNS"])
+        let color = style.noColor ? .never : style.color
         var capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: isTerminal || color == .always)
         switch color {
         case .never: capabilities.colors = .none
         case .always: capabilities.colors = max(capabilities.colors, .ansi16)
         case .auto: break
         }
-        let kind = output ?? (isTerminal && !capabilities.isDumb && width != 0 ? .ansi : .plain)
+        let kind = view.output ?? (isTerminal && !capabilities.isDumb && view.width != 0 ? .ansi : .plain)
         let size = isTerminal ? terminal.size : nil
-        var columns = width ?? size?.columns ?? 80
-        var rows = height ?? size?.rows ?? 24
+        // Into a pipe, COLUMNS (as shells export it) before the 80-column default.
+        let columnsVariable = environment["COLUMNS"].flatMap(Int.init).flatMap { (1...Self.maximumWidth).contains($0) ? $0 : nil }
+        var columns = view.width ?? size?.columns ?? columnsVariable ?? 80
+        var rows = view.height ?? size?.rows ?? 24
         if kind == .ansi, let size {
             // The live view never draws wider or taller than the terminal.
             columns = min(columns, size.columns)
@@ -263,28 +335,28 @@ struct StreamRenderCommand: ParsableCommand {
             if let graphemes = answers.graphemes { capabilities.graphemeClusters = graphemes }
         }
         let policy: WidthPolicy
-        switch widthPolicy {
+        switch view.widthPolicy {
         case .grapheme: policy = .grapheme
         case .wcwidth: policy = .wcwidth
         case .auto: policy = capabilities.graphemeClusters ? .grapheme : .wcwidth
         }
         var limits = HistoryLimits.standard
-        if let maxLines { limits.maximumLines = maxLines }
+        if let maxLines = view.maxLines { limits.maximumLines = maxLines }
         let configuration = StreamRenderer.Configuration(
-            output: kind == .plain ? .plain : (fullscreen ? .fullscreen : .inline),
-            layout: LayoutSettings(width: max(1, columns), tabSize: tabSize, policy: policy),
-            height: rows, format: format, maximumEventBytes: maxEventBytes, limits: limits,
-            capabilities: capabilities, showThinking: showThinking, framesPerSecond: fps,
+            output: kind == .plain ? .plain : (view.fullscreen ? .fullscreen : .inline),
+            layout: LayoutSettings(width: max(1, columns), tabSize: view.tabSize, policy: policy),
+            height: rows, format: input.format, maximumEventBytes: input.maxEventBytes, limits: limits,
+            capabilities: capabilities, showThinking: style.showThinking, framesPerSecond: view.fps,
             endsOnFreshLine: isTerminal, eventLimitName: "--max-event-bytes", wrapsPlainText: columns != 0,
-            markdown: markdown == .on, theme: chosenTheme(capabilities), pacing: pacing)
+            markdown: style.markdown == .on, theme: chosenTheme(capabilities), pacing: pacerSettings)
         return (configuration, isTerminal)
     }
 
     /// `--pace`, `--pace-words`, `--max-lag`, `--drain`.
-    var pacing: Pacer.Settings? {
-        guard pace != "off", let rate = Double(pace) else { return nil }
-        return Pacer.Settings(pace: rate, maximumLag: .milliseconds(maxLag), drainTime: .milliseconds(drain),
-                              revealsWords: paceWords)
+    var pacerSettings: Pacer.Settings? {
+        guard pacing.pace != "off", let rate = Double(pacing.pace) else { return nil }
+        return Pacer.Settings(pace: rate, maximumLag: .milliseconds(pacing.maxLag), drainTime: .milliseconds(pacing.drain),
+                              revealsWords: pacing.paceWords)
     }
 
     /// The whole of `descriptor` (for `--replay`), or nil if reading failed.
@@ -302,9 +374,9 @@ struct StreamRenderCommand: ParsableCommand {
         }
     }
 
-    /// `--theme`, else monochrome without colours (NO_COLOR), else dark.
+    /// `--theme`, else monochrome without colours (NO_COLOR, --no-color), else dark.
     func chosenTheme(_ capabilities: TerminalCapabilities) -> MarkdownTheme {
-        switch theme {
+        switch style.theme {
         case .dark: return .dark
         case .light: return .light
         case .monochrome: return .monochrome
@@ -320,18 +392,33 @@ struct StreamRenderCommand: ParsableCommand {
         }
         let usage = outcome.usage
         var lines = [
+            "model: \(outcome.model ?? "unknown")",
+            "time to first token: \(outcome.timeToFirstToken.map(seconds) ?? "none")",
+            "tokens/s: \(Self.tokensPerSecond(outcome))",
+            "stop reason: \(outcome.stopReason ?? "none")",
+            "usage: input \(usage.inputTokens.map(String.init) ?? "?") tokens, output \(usage.outputTokens.map(String.init) ?? "?") tokens",
+            "elapsed: \(seconds(outcome.elapsed))",
             "events: \(outcome.eventCount)",
             "deltas: \(outcome.deltaCount)",
             "bytes in: \(outcome.bytesIn)",
-            "elapsed: \(seconds(outcome.elapsed))",
-            "time to first token: \(outcome.timeToFirstToken.map(seconds) ?? "none")",
-            "model: \(outcome.model ?? "unknown")",
-            "stop reason: \(outcome.stopReason ?? "none")",
-            "usage: input \(usage.inputTokens.map(String.init) ?? "?") tokens, output \(usage.outputTokens.map(String.init) ?? "?") tokens",
         ]
-        lines += renderer.statistics
+        let statistics = renderer.statistics
+        // The view's frames and bytes are internal counters: --verbose only.
+        lines += report.verbose ? statistics : statistics.filter { $0.hasPrefix("history:") }
         var text = lines.map { "stream-render: " + $0 }.joined(separator: "\n") + "\n"
         text.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
+    }
+
+    /// Output tokens over the time from the first token to the end (the usage's count,
+    /// else one per delta, marked so).
+    static func tokensPerSecond(_ outcome: StreamRenderer.Outcome) -> String {
+        guard let first = outcome.timeToFirstToken else { return "none" }
+        let span = outcome.elapsed - first
+        let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) * 1e-18
+        guard seconds > 0.001 else { return "none" }
+        let rounded = { (x: Double) in String(Double(Int((x * 10).rounded())) / 10) }
+        if let tokens = outcome.usage.outputTokens { return rounded(Double(tokens) / seconds) }
+        return rounded(Double(outcome.deltaCount) / seconds) + " (deltas: the stream reported no token count)"
     }
 
     static func error(_ message: String) {
@@ -353,7 +440,19 @@ struct StreamRenderCommand: ParsableCommand {
 @main
 enum Main {
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // Defaults from STREAM_RENDER_OPTS go first: the command line wins (a later
+        // option overrides an earlier one). Not for `tokens`.
+        if arguments.first != "tokens", let value = getenv("STREAM_RENDER_OPTS") {
+            switch ShellWords.split(String(cString: value)) {
+            case .success(let words):
+                // Options only: a FILE in the defaults would be read every time.
+                arguments = words + arguments
+            case .failure(let error):
+                StreamRenderCommand.error("STREAM_RENDER_OPTS: \(error)")
+                Foundation_exit(ExitStatus.usage.rawValue)
+            }
+        }
         // `tokens` is dispatched by hand: the root command's optional FILE argument
         // would otherwise take the subcommand's name as a file name.
         if arguments.first == "tokens" {

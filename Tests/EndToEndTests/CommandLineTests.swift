@@ -29,9 +29,12 @@ import Testing
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        // A COLUMNS or STREAM_RENDER_OPTS exported by the developer's shell would change
+        // the defaults under test: only a test's own environment sets them.
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["COLUMNS"] = nil
+        inherited["STREAM_RENDER_OPTS"] = nil
+        process.environment = inherited.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -16,6 +16,10 @@ import Testing
         init(_ arguments: [String], stdinFromPipe: Bool = true) throws {
             process.executableURL = CommandLineTests.binary
             process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["COLUMNS"] = nil
+            environment["STREAM_RENDER_OPTS"] = nil
+            process.environment = environment
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             process.standardInput = stdinFromPipe ? input : FileHandle.nullDevice

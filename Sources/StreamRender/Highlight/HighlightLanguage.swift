@@ -47,6 +47,24 @@ public struct HighlightLanguage: Sendable, CustomStringConvertible {
         HighlightLanguage("markdown", aliases: ["md", "mdown", "mkd"], lexer: MarkdownLexer()),
     ]
 
+    /// The usual file extension of the language's source files (`swift`, `py`, `sh`).
+    public var fileExtension: String {
+        switch name {
+        case "python": return "py"
+        case "javascript": return "js"
+        case "typescript": return "ts"
+        case "bash", "console": return "sh"
+        case "rust": return "rs"
+        case "kotlin": return "kt"
+        case "csharp": return "cs"
+        case "ruby": return "rb"
+        case "yaml": return "yml"
+        case "markdown": return "md"
+        case "makefile": return "mk"
+        default: return name
+        }
+    }
+
     private static let byName: [String: HighlightLanguage] = {
         var table: [String: HighlightLanguage] = [:]
         for language in all {

@@ -32,6 +32,9 @@ public struct RenderLoop {
     public var explicitHeight: Int?
     /// The read buffer's size.
     public var readSize = 1 << 16
+    /// End with ``StreamRenderer/Outcome/Ending/timedOut(idle:)`` when no input arrives
+    /// for this long (nil: wait forever).
+    public var idleTimeout: Duration?
 
     public init(renderer: StreamRenderer, sink: FileDescriptorSink, terminal: TerminalSession, signalDescriptor: Int32,
                 explicitWidth: Int? = nil, explicitHeight: Int? = nil) {
@@ -48,12 +51,20 @@ public struct RenderLoop {
     /// - Complexity: O(n) in the bytes read, plus the frames drawn (each as ``StreamRenderer/tick(now:)``).
     public mutating func run(reading input: Int32, name: String) -> Ending {
         var buffer = [UInt8](repeating: 0, count: readSize)
+        var lastInput = renderer.currentTime
         while true {
-            switch wait(for: input, until: renderer.nextFrameTime) {
+            var deadline = renderer.nextFrameTime
+            if let idleTimeout { deadline = min(deadline ?? lastInput + idleTimeout, lastInput + idleTimeout) }
+            switch wait(for: input, until: deadline) {
             case .signal(let ending?): return ending
             case .broken: return .brokenPipe
-            case .signal(nil), .timeout: continue
-            case .input: break
+            case .signal(nil), .timeout:
+                if let idleTimeout, renderer.currentTime >= lastInput + idleTimeout {
+                    let outcome = renderer.finish(idleTimeout: idleTimeout)
+                    return sink.isBroken ? .brokenPipe : .finished(outcome)
+                }
+                continue
+            case .input: lastInput = renderer.currentTime
             }
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 {

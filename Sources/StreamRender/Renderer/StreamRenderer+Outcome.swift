@@ -19,6 +19,8 @@ extension StreamRenderer {
             case readFailed(message: String)
             /// Stopped before the input ended (cancellation, Ctrl-C).
             case interrupted
+            /// No input arrived for longer than the caller allows (a stalled stream).
+            case timedOut(idle: Duration)
         }
 
         public var ending: Ending
@@ -58,6 +60,10 @@ extension StreamRenderer {
             case .empty: return "empty input: no bytes arrived"
             case .readFailed(let message): return "cannot read the input at byte \(bytesIn): \(message)"
             case .interrupted: return "interrupted after \(bytesIn) bytes"
+            case .timedOut(let idle):
+                let ms = Int(idle.components.seconds) * 1000 + Int(idle.components.attoseconds / 1_000_000_000_000_000)
+                let time = ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
+                return "no input for \(time): the stream stalled after \(bytesIn) bytes"
             }
         }
     }

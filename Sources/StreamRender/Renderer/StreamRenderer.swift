@@ -105,6 +105,11 @@ public final class StreamRenderer {
 
     // The pacer (live views only) and where its counts fall in the document.
     private var pacer: Pacer?
+
+    /// Called with each fenced code block of the answer once it is finished (top-level
+    /// fences, as ``CodeBlockCollector`` finds them); nil: code is not collected.
+    public var onCodeBlock: ((CodeBlock) -> Void)?
+    private var codeBlocks = CodeBlockCollector()
     private var reveal = RevealTracker()
     private var inputEnded = false
 
@@ -365,10 +370,15 @@ public final class StreamRenderer {
         guard !ended, !inputEnded else { return }
         finishDecoder()
         closeThinking()
-        live.finish()
-        inputEnded = true
+        finishAnswer()
         pacer?.end(at: now())
         dirty = true
+    }
+
+    private func finishAnswer() {
+        live.finish()
+        inputEnded = true
+        if let onCodeBlock, configuration.markdown { for block in codeBlocks.finish() { onCodeBlock(block) } }
     }
 
     private func finishDecoder() {
@@ -422,13 +432,25 @@ public final class StreamRenderer {
 
     private var readError: String?
     private var wasInterrupted = false
+    private var idleTimeout: Duration?
+
+    /// The input stalled for longer than `idle` (the caller's timeout): what arrived is
+    /// shown; the outcome is ``Outcome/Ending/timedOut(idle:)``.
+    ///
+    /// - Complexity: as ``finish()``.
+    @discardableResult
+    public func finish(idleTimeout idle: Duration) -> Outcome {
+        guard !ended else { return outcome() }
+        idleTimeout = idle
+        if !inputEnded { finishDecoder() }
+        return end(interrupted: false)
+    }
 
     private func end(interrupted: Bool) -> Outcome {
         wasInterrupted = interrupted
         if !inputEnded {
             closeThinking()
-            live.finish()
-            inputEnded = true
+            finishAnswer()
         }
         // Whatever the pacer still holds is shown now.
         pacer?.revealAll()
@@ -444,7 +466,7 @@ public final class StreamRenderer {
         ended = true
         let result = outcome()
         switch result.ending {
-        case .truncated, .empty, .readFailed:
+        case .truncated, .empty, .readFailed, .timedOut:
             pendingMessages.append((result.endingMessage! + "\n", .error, 0))
         default:
             break
@@ -457,6 +479,8 @@ public final class StreamRenderer {
         let ending: Outcome.Ending
         if wasInterrupted {
             ending = .interrupted
+        } else if let idleTimeout {
+            ending = .timedOut(idle: idleTimeout)
         } else if let readError {
             ending = .readFailed(message: readError)
         } else if let apiError {
@@ -582,6 +606,7 @@ public final class StreamRenderer {
     private func append(_ text: String) {
         live.append(text, style: .plain)
         dirty = true
+        if let onCodeBlock, configuration.markdown { for block in codeBlocks.feed(text) { onCodeBlock(block) } }
     }
 
     /// Thinking shown in an answer rendered as markdown.
