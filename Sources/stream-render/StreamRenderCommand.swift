@@ -139,6 +139,9 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Show the built-in demo (also the default with no FILE when standard input is a terminal).")
     var demo = false
 
+    @Option(help: "A status line below the live view while the answer streams (inline view): a spinner before the first token and during stalls, then elapsed time and tokens/s; it disappears at the end. on or off (default: on for the demo, off otherwise).")
+    var status: Switch?
+
     @Option(help: .hidden)
     var demoDelayMs: Int?
 }
@@ -230,7 +233,7 @@ struct StreamRenderCommand: ParsableCommand {
         // A closed pipe (`| head`) must end the program quietly, not kill it.
         signal(SIGPIPE, SIG_IGN)
         let terminal = TerminalSession(output: STDOUT_FILENO)
-        let useDemo = report.demo || (input.file == nil && isatty(STDIN_FILENO) != 0)
+        let useDemo = usesDemo
         var descriptor: Int32 = STDIN_FILENO
         let name = input.file ?? "-"
         if !useDemo && name != "-" {
@@ -297,6 +300,16 @@ struct StreamRenderCommand: ParsableCommand {
             outcome = result
         }
         if report.stats { printStats(outcome, renderer) }
+        if outcome.ending == .empty && name == "-" && !useDemo {
+            // Nothing was piped in: say how it is used rather than only that it was empty.
+            var hint = """
+            stream-render: usage: pipe a streaming answer in (curl -N … | stream-render), name a file \
+            (stream-render answer.sse), or run stream-render on a terminal with no input for a demo; \
+            see 'stream-render --help'
+
+            """
+            hint.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
+        }
         if saver?.failed == true { throw ExitCode(ExitStatus.streamFailed.rawValue) }
         switch outcome.ending {
         case .complete: return
@@ -348,9 +361,13 @@ struct StreamRenderCommand: ParsableCommand {
             height: rows, format: input.format, maximumEventBytes: input.maxEventBytes, limits: limits,
             capabilities: capabilities, showThinking: style.showThinking, framesPerSecond: view.fps,
             endsOnFreshLine: isTerminal, eventLimitName: "--max-event-bytes", wrapsPlainText: columns != 0,
-            markdown: style.markdown == .on, theme: chosenTheme(capabilities), pacing: pacerSettings)
+            markdown: style.markdown == .on, theme: chosenTheme(capabilities), pacing: pacerSettings,
+            showsStatus: (report.status ?? (usesDemo ? .on : .off)) == .on)
         return (configuration, isTerminal)
     }
+
+    /// `--demo`, or no FILE with a terminal on standard input.
+    var usesDemo: Bool { report.demo || (input.file == nil && isatty(STDIN_FILENO) != 0) }
 
     /// `--pace`, `--pace-words`, `--max-lag`, `--drain`.
     var pacerSettings: Pacer.Settings? {

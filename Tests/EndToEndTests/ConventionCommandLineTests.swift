@@ -134,6 +134,14 @@ import Testing
         #expect(notADirectory.status == 2, "\(notADirectory.stderr)")
     }
 
+    @Test func emptyStandardInputSaysHowToUseIt() throws {
+        let r = try CommandLineTests.run([])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("empty input") && r.stderr.contains("usage: pipe a streaming answer in"), "\(r.stderr)")
+        let file = try CommandLineTests.run(["/dev/null"])
+        #expect(file.status == 1 && !file.stderr.contains("usage:"), "an empty file is only reported: \(file.stderr)")
+    }
+
     @Test func helpIsGroupedByPurpose() throws {
         let help = Self.text(try CommandLineTests.run(["--help"]))
         for heading in ["INPUT:", "VIEW:", "MARKDOWN AND COLOUR:", "PACING:", "REPORTS AND EXTRAS:", "Examples:",

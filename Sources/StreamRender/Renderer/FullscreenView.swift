@@ -20,6 +20,8 @@ public struct FullscreenView {
     public private(set) var framesWritten = 0
     /// The pacer's reveal position: text after it is not shown yet (nil: all of it).
     public var revealLimit: TextPosition?
+    /// Not drawn: the screen is the answer's.
+    public var status: String?
 
     /// `markdown`: render the answer as markdown with these options.
     public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,

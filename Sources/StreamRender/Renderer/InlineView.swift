@@ -37,6 +37,9 @@ public struct InlineView {
     /// The pacer's reveal position: text after it is not shown yet (nil: all of it).
     /// Final lines not wholly revealed wait in the live region.
     public var revealLimit: TextPosition?
+    /// A one-line status drawn dim on the row below the live region while the answer
+    /// streams (cut to the width); it disappears with the last frame.
+    public var status: String?
 
     /// `markdown`: render the answer as markdown with these options.
     public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
@@ -90,19 +93,24 @@ public struct InlineView {
                 guard line.isVisible(revealedTo: limit) else { break }
                 shown.append(line.clipped(revealedTo: limit))
             }
-            live = Array(shown.suffix(height - 1))
+            live = Array(shown.suffix(liveRows))
         } else {
             finals = pendingFinal
             pendingFinal.removeAll(keepingCapacity: true)
-            if !finished { live = Array(view.layout.provisionalLines(in: view.document).suffix(height - 1)) }
+            if !finished { live = Array(view.layout.provisionalLines(in: view.document).suffix(liveRows)) }
         }
         // Done: everything is final and written.
         let done = finished && pendingFinal.isEmpty
-        let rows = max(shown.height, finals.count + live.count)
+        let statusLine = done ? nil : status
+        let rows = max(shown.height, finals.count + live.count + (statusLine == nil ? 0 : 1))
         var next = Frame(width: width, height: rows)
         var previous = Frame(rowsOf: shown, from: 0, height: rows)
         for (k, line) in finals.enumerated() { draw(line, row: k, in: &next) }
         for (k, line) in live.enumerated() { draw(line, row: finals.count + k, in: &next) }
+        if let statusLine {
+            let dim = view.intern(Style(attributes: .dim))
+            drawStatus(statusLine, style: dim, row: finals.count + live.count, in: &next)
+        }
         if written.count < rows { written += repeatElement(0, count: rows - written.count) }
         for r in 0..<rows {
             let end = next.textEnd(row: r)
@@ -210,6 +218,23 @@ public struct InlineView {
         }
         if column != nil { return rows }  // the cursor is after the text
         return rows + 1
+    }
+
+    /// Rows the live lines may take: the region is at most `height - 1` rows (all of it
+    /// stays on screen), one of them the status line's when there is one.
+    private var liveRows: Int { max(1, height - 1 - (status == nil ? 0 : 1)) }
+
+    /// Draws the status line, dim, cut to the width (whole clusters).
+    private func drawStatus(_ text: String, style: StyleID, row: Int, in frame: inout Frame) {
+        var column = 0
+        var text = text
+        text.withUTF8 { buf in
+            splitter.forEachCell(in: buf) { range, width in
+                guard column + width <= frame.width else { return }
+                column = frame.put(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self),
+                                   width: width, style: style, row: row, column: column)
+            }
+        }
     }
 
     /// Draws `line` (clipped to what was not yet written as final) on `row`.

@@ -23,6 +23,10 @@ public protocol LiveView {
     /// (nil: all of it). Plain output is never paced and ignores it.
     var revealLimit: TextPosition? { get set }
 
+    /// A one-line status drawn below the live region while the answer streams (the
+    /// inline view only; nil: none). It is gone once the answer is finished.
+    var status: String? { get set }
+
     /// Brings markdown's rendering of the open block up to date (the renderer counts
     /// what there is to reveal before drawing).
     mutating func updateProvisional()

@@ -21,6 +21,8 @@ public struct PlainView: LiveView {
     public var showsMessagesBetweenFrames: Bool { true }
     /// Ignored: plain output is never paced.
     public var revealLimit: TextPosition?
+    /// Ignored: plain output has no status line.
+    public var status: String?
 
     /// Nothing: plain output prints final lines only.
     ///

@@ -56,14 +56,21 @@ public final class StreamRenderer {
         /// The typewriter pacer of the live views (nil: text is shown as it arrives).
         /// Plain output is never paced.
         public var pacing: Pacer.Settings?
+        /// The inline view shows a one-line status below the answer while it streams:
+        /// a spinner until the first text and during stalls, the elapsed time and the
+        /// deltas (about tokens) a second. It disappears at the end. It animates, so
+        /// the renderer then wants a frame about every 100 ms until it ends.
+        public var showsStatus: Bool
 
         public init(output: Output = .inline, layout: LayoutSettings = LayoutSettings(width: 80), height: Int = 24,
                     format: ResponseDecoder.Format = .auto, maximumEventBytes: Int = 16 << 20,
                     limits: HistoryLimits = .standard, capabilities: TerminalCapabilities = TerminalCapabilities(),
                     showThinking: Bool = false, framesPerSecond: Int = 60, endsOnFreshLine: Bool = false,
                     eventLimitName: String = "maximumEventBytes", wrapsPlainText: Bool = true,
-                    markdown: Bool = true, theme: MarkdownTheme = .dark, pacing: Pacer.Settings? = .reading) {
+                    markdown: Bool = true, theme: MarkdownTheme = .dark, pacing: Pacer.Settings? = .reading,
+                    showsStatus: Bool = false) {
             self.pacing = pacing
+            self.showsStatus = showsStatus
             self.wrapsPlainText = wrapsPlainText
             self.markdown = markdown
             self.theme = theme
@@ -121,6 +128,7 @@ public final class StreamRenderer {
     // What the outcome reports.
     private var deltaCount = 0
     private var firstText: Duration?
+    private var lastText: Duration?
     private var model: String?
     private var apiError: (type: String, message: String)?
     private var firstInvalid: StreamDiagnostic?
@@ -203,6 +211,11 @@ public final class StreamRenderer {
         let earliest = lastFrame.map { $0 + frameInterval } ?? .zero
         var due: Duration? = dirty ? earliest : nil
         if let tick = pacer?.nextTick { due = min(due ?? .seconds(Int64.max / 2), max(tick, earliest)) }
+        if showsStatus {
+            // Animated: from the start (the spinner shows before the first text).
+            let next = lastFrame.map { max(earliest, $0 + Self.statusInterval) } ?? .zero
+            due = min(due ?? next, next)
+        }
         return due
     }
 
@@ -263,6 +276,7 @@ public final class StreamRenderer {
                 cursorHidden = true
             }
             advanceReveal(at: time)
+            if configuration.showsStatus { live.status = showsStatus ? statusLine(at: time) : nil }
         }
         live.frame(into: &out)
         // Messages go out once the text before them is shown: the region is cleared
@@ -289,6 +303,29 @@ public final class StreamRenderer {
         let (position, reached) = reveal.position(after: units, wholeWords: pacer!.settings.revealsWords, in: document)
         if reached != units { pacer!.setRevealed(reached) }
         live.revealLimit = pacer!.backlog == 0 && inputEnded ? nil : position
+    }
+
+    /// How often an animated status line is redrawn.
+    static let statusInterval = Duration.milliseconds(100)
+
+    private var showsStatus: Bool { configuration.showsStatus && configuration.output == .inline && !inputEnded }
+
+    /// The status line at `time`: a spinner before the first text and when none came
+    /// for half a second; the elapsed time and the deltas a second since the first.
+    private func statusLine(at time: Duration) -> String {
+        let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        let spin = spinner[Int(time / Self.statusInterval) % spinner.count]
+        func seconds(_ d: Duration) -> String {
+            let tenths = Int(d / .milliseconds(100))
+            return "\(tenths / 10).\(tenths % 10) s"
+        }
+        guard let firstText else {
+            return "\(spin) \(thinkingOpen ? "thinking" : "waiting for the answer") · \(seconds(time))"
+        }
+        let streaming = time - firstText
+        let rate = streaming > .milliseconds(200) ? Int((Double(deltaCount) / (streaming / .seconds(1))).rounded()) : nil
+        let stalled = lastText.map { time - $0 > .milliseconds(500) } ?? false
+        return (stalled ? "\(spin) " : "") + seconds(time) + (rate.map { " · \($0) tokens/s" } ?? "")
     }
 
     /// Units revealed (all of them without a pacer).
@@ -452,9 +489,10 @@ public final class StreamRenderer {
             closeThinking()
             finishAnswer()
         }
-        // Whatever the pacer still holds is shown now.
+        // Whatever the pacer still holds is shown now; the status line goes.
         pacer?.revealAll()
         live.revealLimit = nil
+        live.status = nil
         live.frame(into: &out)
         live.end(into: &out)
         // The live views leave the cursor on a fresh line; plain text may not end one.
@@ -561,6 +599,7 @@ public final class StreamRenderer {
             switch kind {
             case .text, .refusal:
                 if firstText == nil && !text.isEmpty { firstText = now() }
+                if !text.isEmpty { lastText = now() }
                 closeThinking()
                 append(text)
             case .thinking:

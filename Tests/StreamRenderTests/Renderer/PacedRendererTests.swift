@@ -16,10 +16,11 @@ import Testing
         var onFrame: ((Duration, Harness) -> Void)?
 
         init(output: StreamRenderer.Configuration.Output = .inline, width: Int = 30, height: Int = 6,
-             format: ResponseDecoder.Format = .text, markdown: Bool = false, pacing: Pacer.Settings? = .reading) {
+             format: ResponseDecoder.Format = .text, markdown: Bool = false, pacing: Pacer.Settings? = .reading,
+             showsStatus: Bool = false) {
             let configuration = StreamRenderer.Configuration(
                 output: output, layout: LayoutSettings(width: width, policy: .grapheme), height: height, format: format,
-                capabilities: .full, framesPerSecond: 60, markdown: markdown, pacing: pacing)
+                capabilities: .full, framesPerSecond: 60, markdown: markdown, pacing: pacing, showsStatus: showsStatus)
             renderer = StreamRenderer(configuration: configuration, sink: sink, clock: clock)
             model = ModelTerminal(width: width, height: height, policy: .grapheme)
         }
@@ -249,6 +250,38 @@ import Testing
         let letters = before.filter { !$0.isWhitespace }.count
         #expect(shownAtMessage == letters, "the tool call came out with \(shownAtMessage ?? -1) of \(letters) letters shown")
         h.end(at: .seconds(2))
+    }
+
+    /// The status line: a spinner while waiting, then time and rate, below the live
+    /// region; gone at the end, leaving the same transcript as without it.
+    @Test func theStatusLineShowsWhileStreamingAndLeavesNoTrace() {
+        let bytes = Fixtures.data("sse/coding-answer.anthropic.sse")
+        let plain = Harness(width: 40, height: 10, format: .auto, markdown: true)
+        let h = Harness(width: 40, height: 10, format: .auto, markdown: true, showsStatus: true)
+        var statuses: [String] = []
+        h.onFrame = { _, h in
+            if let row = h.model.rows.last(where: { $0.contains(" s") && ($0.contains("waiting") || $0.contains("tokens/s")) }) {
+                statuses.append(row.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        // Nothing for 1 s (the spinner turns), then the answer in pieces over 2 s.
+        h.run(until: .seconds(1))
+        #expect(h.renderer.nextFrameTime != nil, "the status animates while waiting")
+        var rng = SeededGenerator(seed: TestSeed.base(1215))
+        let pieces = randomChunks(bytes, using: &rng, maxChunk: 300)
+        for (k, piece) in pieces.enumerated() {
+            let at = Duration.seconds(1) + .milliseconds(2000 * k / pieces.count)
+            h.feed(Array(piece), at: at)
+            plain.feed(Array(piece), at: at)
+        }
+        h.end(at: .seconds(3))
+        plain.end(at: .seconds(3))
+        #expect(statuses.contains { $0.contains("waiting for the answer") })
+        #expect(Set(statuses.filter { $0.contains("waiting") }.compactMap(\.first)).count >= 3, "the spinner turns: \(statuses.prefix(12))")
+        #expect(statuses.contains { $0.contains("tokens/s") }, "\(statuses.suffix(5))")
+        #expect(h.transcript == plain.transcript)
+        #expect(!(h.model.scrollback + h.model.rows).contains { $0.contains("tokens/s") || $0.contains("waiting") })
+        #expect(h.model.unknown.isEmpty && h.model.violations.isEmpty)
     }
 
     /// An interrupt in the middle of the reveal shows everything that arrived.
