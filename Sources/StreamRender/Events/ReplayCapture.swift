@@ -88,6 +88,7 @@ public struct ReplayCapture: Sendable, Equatable {
     ///
     /// Empty input has no chunks.
     ///
+    /// - Parameter bytes: The capture.
     /// - Parameter tokensPerSecond: The pace of made-up times, in chunks a second; it
     ///   must be greater than 0 (a precondition), and `.infinity` puts every chunk at
     ///   time 0. Ignored when the capture has marks.

@@ -4,7 +4,7 @@ import DequeModule
 /// incrementally.
 ///
 /// Closed paragraphs keep their lines. The open (last) paragraph is laid out by a
-/// ``ParagraphWrapper`` that only looks at what each update added, so an update
+/// `ParagraphWrapper` that only looks at what each update added, so an update
 /// costs time proportional to the new text (plus at most the current line),
 /// whatever the document's length. The lines of the open paragraph that are final
 /// are ``committedLineCount``; its unfinished tail is laid out on demand by

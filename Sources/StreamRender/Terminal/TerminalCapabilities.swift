@@ -1,5 +1,5 @@
 /// What the terminal on the other end can do, decided from the environment (and,
-/// optionally, from its answers to DECRQM queries; see ``TerminalProbe``).
+/// optionally, from its answers to DECRQM queries; see ``TerminalSession/probe(timeoutMilliseconds:)``).
 public struct TerminalCapabilities: Hashable, Sendable {
     /// How many colours it shows; colours are downgraded to fit.
     public enum ColorSupport: Int, Comparable, Sendable, CaseIterable {

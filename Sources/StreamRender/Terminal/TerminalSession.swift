@@ -8,9 +8,9 @@ import Darwin
 /// DECRQM queries, echo turned off (typed keys must not land in the answer), and
 /// every mode restored at the end, on SIGINT / SIGTERM / SIGHUP and around Ctrl-Z.
 ///
-/// Signals arrive through a self-pipe (``signalDescriptor``) that a poll loop
+/// Signals arrive through a self-pipe (``SignalWatcher/start()``) that a poll loop
 /// watches beside its input, so a resize or Ctrl-C is handled at once even while
-/// input stalls; ``takeSignals()`` says which arrived. A second SIGINT, SIGTERM or
+/// input stalls; ``SignalWatcher/takeSignals()`` says which arrived. A second SIGINT, SIGTERM or
 /// SIGHUP restores the terminal from the handler and exits at once (for a process
 /// stuck writing to a blocked terminal).
 ///
@@ -26,7 +26,7 @@ public final class TerminalSession {
     private var echoOff = false
 
     /// A session for the terminal on `output`, or nil when it is not a terminal.
-    /// Only signals are handled then (``watchSignals()``); nothing else is changed.
+    /// Only signals are handled then (``SignalWatcher``); nothing else is changed.
     public init(output: Int32 = STDOUT_FILENO) {
         self.output = output
         tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)

@@ -70,7 +70,7 @@ public struct ControlSanitizer: Sendable {
         }
     }
 
-    /// Sanitises one piece; see ``sanitize(_:into:)``.
+    /// Sanitises one piece; see ``sanitize(_:into:)-(_,String)``.
     ///
     /// - Complexity: O(n) in the UTF-8 bytes of `text`.
     public mutating func sanitize(_ text: String) -> String {
