@@ -509,6 +509,11 @@ public final class StreamRenderer {
         default:
             break
         }
+        if var printer = sidePrinter {
+            let rest = printer.finish()
+            sidePrinter = nil
+            if !rest.isEmpty { pendingMessages.append((rest, .side, 0)) }
+        }
         releaseMessages(wholeLinesOnly: false)
         return result
     }
@@ -623,9 +628,9 @@ public final class StreamRenderer {
                 var input = block.inputJSON.isEmpty ? "{}" : block.inputJSON
                 input = sanitizer.sanitize(String(input.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }))
                 if input.count > 200 { input = String(input.prefix(199)) + "…" }
-                message("[tool call] \(sanitizer.sanitize(name)) \(input) (\(sanitizer.sanitize(id)))\n", .side)
+                sideText("[tool call] \(sanitizer.sanitize(name)) \(input) (\(sanitizer.sanitize(id)))\n")
             case .redactedThinking:
-                message("[redacted thinking]\n", .side)
+                sideText("[redacted thinking]\n")
             default:
                 break
             }
@@ -652,7 +657,19 @@ public final class StreamRenderer {
     private var inMarkdown: Bool { configuration.showThinking && configuration.markdown && configuration.wrapsPlainText }
 
     private func writeThinking(_ text: String) {
-        if configuration.showThinking { append(text) } else { message(text, .side) }
+        if configuration.showThinking { append(text) } else { sideText(text) }
+    }
+
+    /// Side text (thinking, tool calls) for standard error: above a live view it is
+    /// wrapped at the view's width between words, as the answer is (the terminal would
+    /// break it anywhere); elsewhere it is written as it came.
+    private var sidePrinter: PlainTextPrinter?
+
+    private func sideText(_ text: String) {
+        guard live.isPaced else { return message(text, .side) }
+        if sidePrinter == nil { sidePrinter = PlainTextPrinter(settings: live.view.layout.settings) }
+        let wrapped = sidePrinter!.append(text)
+        if !wrapped.isEmpty { message(wrapped, .side) }
     }
 
     private func closeThinking() {

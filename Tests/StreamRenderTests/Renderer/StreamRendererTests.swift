@@ -236,6 +236,24 @@ import Testing
         #expect(String(decoding: big.1.bytes, as: UTF8.self) == "small  end\n")
     }
 
+    /// Above a live view, thinking and tool calls are wrapped between words at the
+    /// view's width (the terminal would break them anywhere); into a pipe they are not.
+    @Test func sideTextAboveALiveViewIsWrappedBetweenWords() {
+        let (r, sink, _) = Self.renderer(.inline, width: 30)
+        r.feed(Fixtures.data("sse/music.thinking-tool.crlf.sse"))
+        r.tick(now: .zero)
+        r.finish()
+        let side = sink.messageText(.side)
+        let lines = side.split(separator: "\n")
+        #expect(lines.count > 4 && lines.allSatisfy { $0.count <= 30 }, "\(lines.filter { $0.count > 30 })")
+        #expect(side.filter { !$0.isWhitespace }.contains("Letmethink"))
+        let (p, plainSink, _) = Self.renderer(.plain, width: 30)
+        p.feed(Fixtures.data("sse/music.thinking-tool.crlf.sse"))
+        p.finish()
+        #expect(plainSink.messageText(.side).split(separator: "\n").contains { $0.count > 30 }, "pipes get it as it came")
+        #expect(side.filter { !$0.isWhitespace } == plainSink.messageText(.side).filter { !$0.isWhitespace })
+    }
+
     @Test func thinkingAndToolCallsGoToTheMessagesAndReachTheScreenBetweenFrames() {
         let (r, sink, _) = Self.renderer(.inline, width: 40)
         r.feed(Fixtures.data("sse/music.thinking-tool.crlf.sse"))
