@@ -69,6 +69,11 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["StreamRender", "stream-render"]
         ),
+        // The samples' logic (sample_music, sample_panes, sample_async) and the built samples, run on fixtures.
+        .testTarget(
+            name: "SampleTests",
+            dependencies: ["StreamRender", "sample-minimal", "sample-async", "sample-panes", "sample-music"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
