@@ -6,10 +6,18 @@ import StreamRender
 /// bytes, frames and state. One `Frame` with one `StyleTable` holds it all; the
 /// program diffs and encodes it (see SamplePanes.swift).
 struct PaneScreen {
-    enum State: Equatable {
+    enum State: Equatable, CustomStringConvertible {
         case streaming, done
         /// The stream reported an error or ended without its terminal event.
         case failed(String)
+
+        var description: String {
+            switch self {
+            case .streaming: "streaming"
+            case .done: "done"
+            case .failed(let why): "failed: \(why)"
+            }
+        }
     }
 
     struct Stream {
@@ -142,15 +150,7 @@ struct PaneScreen {
 
     /// The status bar's text: each stream's name, bytes, frames and state.
     var status: String {
-        let parts = streams.map { s -> String in
-            let state: String
-            switch s.state {
-            case .streaming: state = "streaming"
-            case .done: state = "done"
-            case .failed(let why): state = "failed: \(why)"
-            }
-            return "\(s.name) \(s.fed) B · \(s.frames) frame\(s.frames == 1 ? "" : "s") · \(state)"
-        }
+        let parts = streams.map { "\($0.name) \($0.fed) B · \($0.frames) frame\($0.frames == 1 ? "" : "s") · \($0.state)" }
         return " " + parts.joined(separator: " │ ") + (hint.isEmpty ? "" : " │ " + hint)
     }
 

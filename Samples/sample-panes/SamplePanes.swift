@@ -76,13 +76,17 @@ enum SamplePanes {
             drawn += 1
             if let frameLimit, drawn >= frameLimit { break }
             if finished && !onTerminal { break }
-            // Wait for the next frame (in a pipe: not at all), or, when both streams are
-            // done, for Enter (3 seconds when standard input is not a terminal).
-            deadline += interval
+            // Wait for the next frame (in a pipe: not at all); once both streams are done,
+            // for Enter (for 3 seconds when standard input is not a terminal).
             let waitsForKey = finished && isatty(STDIN_FILENO) != 0
-            let wake = wait(signals: signals, input: waitsForKey ? STDIN_FILENO : nil,
-                            until: !onTerminal ? nil : finished ? (waitsForKey ? nil : .now + .seconds(3)) : deadline,
-                            forever: waitsForKey)
+            var until: ContinuousClock.Instant?
+            if onTerminal && !finished {
+                deadline += interval
+                until = deadline
+            } else if finished && !waitsForKey {
+                until = .now + .seconds(3)
+            }
+            let wake = wait(signals: signals, input: waitsForKey ? STDIN_FILENO : nil, until: until, forever: waitsForKey)
             for signal in wake.signals {
                 switch signal {
                 case SIGINT, SIGTERM, SIGHUP:
@@ -112,14 +116,9 @@ enum SamplePanes {
         display.leave()
         terminal.restoreModes()
         SignalWatcher.stop()
-        let summary = screen.streams.map { s -> String in
-            let state: String
-            switch s.state {
-            case .streaming: state = "stopped"
-            case .done: state = "done"
-            case .failed(let why): state = "failed (\(why))"
-            }
-            return "\(s.name): \(state), \(s.fed) of \(s.bytes.count) bytes, \(s.frames) frames"
+        let summary = screen.streams.map { s in
+            let state = s.state == .streaming ? "stopped" : "\(s.state)"
+            return "\(s.name): \(state), \(s.fed) of \(s.bytes.count) bytes, \(s.frames) frame\(s.frames == 1 ? "" : "s")"
         }
         display.write(summary.joined(separator: "\n") + "\n")
         if let stoppedBy { exit(128 + stoppedBy) }

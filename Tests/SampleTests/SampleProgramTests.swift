@@ -108,7 +108,7 @@ import Testing
                                                   Fixtures.path("sse/music.overloaded.sse")])
         #expect(files.status == 1, "\(files.stderr)")
         #expect(files.stdout.contains("coding-answer.openai.sse: done") &&
-                files.stdout.contains("music.overloaded.sse: failed (overloaded_error)"), "\(files.stdout.suffix(300))")
+                files.stdout.contains("music.overloaded.sse: failed: overloaded_error"), "\(files.stdout.suffix(300))")
         let bad = try Self.run("sample-panes", ["--frames", "0"])
         #expect(bad.status == 2, "\(bad.stderr)")
     }
