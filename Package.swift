@@ -51,6 +51,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Samples/: small programs that embed the library (see Samples/README.md). They
+        // are built with everything else, so CI compiles them; none is a product.
+        .executableTarget(name: "sample-minimal", dependencies: ["StreamRender"], path: "Samples/sample-minimal"),
+        .executableTarget(name: "sample-async", dependencies: ["StreamRender"], path: "Samples/sample-async"),
+        .executableTarget(name: "sample-panes", dependencies: ["StreamRender"], path: "Samples/sample-panes"),
+        .executableTarget(name: "sample-music", dependencies: ["StreamRender"], path: "Samples/sample-music"),
         // Counts the test thread's allocations (wraps malloc in the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(
@@ -62,6 +68,11 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["StreamRender", "stream-render"]
+        ),
+        // The samples' logic (sample_music, sample_panes, sample_async) and the built samples, run on fixtures.
+        .testTarget(
+            name: "SampleTests",
+            dependencies: ["StreamRender", "sample-minimal", "sample-async", "sample-panes", "sample-music"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,128 @@
+import Foundation
+import StreamRender
+import Testing
+@testable import sample_async
+@testable import sample_music
+
+/// The built samples, run as a user runs them (output into a pipe), and
+/// sample-async's reader on a pipe in this process.
+@Suite struct SampleProgramTests {
+    static func binary(_ name: String) -> URL {
+        // The test bundle sits in the build folder next to the products.
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return dir.appendingPathComponent(name)
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ name: String, _ arguments: [String], stdin: [UInt8] = []) throws -> Run {
+        let process = Process()
+        process.executableURL = binary(name)
+        process.arguments = arguments
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin))
+        try input.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// What a plain 80-column renderer prints for `bytes`, as the minimal samples configure it.
+    static func plain(_ bytes: [UInt8]) -> String {
+        let sink = BufferSink()
+        let renderer = StreamRenderer(configuration: .init(output: .plain, endsOnFreshLine: true), sink: sink)
+        renderer.feed(bytes)
+        renderer.finish()
+        return String(decoding: sink.bytes, as: UTF8.self)
+    }
+
+    @Test func minimalPrintsTheAnswerIntoAPipe() throws {
+        let fixture = "sse/coding-answer.anthropic.sse"
+        let r = try Self.run("sample-minimal", [Fixtures.path(fixture)])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == Self.plain(Fixtures.bytes(fixture)))
+        let failed = try Self.run("sample-minimal", [Fixtures.path("sse/music.overloaded.sse")])
+        #expect(failed.status == 1 && failed.stderr.contains("overloaded_error"), "\(failed.stderr)")
+        let missing = try Self.run("sample-minimal", ["/nonexistent/answer.sse"])
+        #expect(missing.status == 3, "\(missing.stderr)")
+    }
+
+    @Test func asyncRendersStandardInput() throws {
+        let bytes = Fixtures.bytes("sse/coding-answer.openai.sse")
+        let r = try Self.run("sample-async", [], stdin: bytes)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == Self.plain(bytes))
+    }
+
+    @Test func theAsyncReaderHandsOverEveryByteAsItArrives() async {
+        let bytes = Fixtures.bytes("sse/music.thinking-tool.crlf.sse")
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let (reading, writing) = (fds[0], fds[1])
+        // A writer that trickles the stream in uneven pieces.
+        Thread.detachNewThread {
+            var offset = 0, size = 1
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + size)
+                bytes[offset..<end].withUnsafeBufferPointer { _ = FileDescriptorSink.writeAll(writing, $0) }
+                offset = end
+                size = size * 3 % 1000 + 1
+            }
+            close(writing)
+        }
+        let sink = BufferSink()
+        let renderer = StreamRenderer(configuration: .init(output: .plain, endsOnFreshLine: true), sink: sink)
+        let outcome = await renderer.render(chunks: chunks(readingDescriptor: reading, size: 777))
+        close(reading)
+        #expect(outcome.ending == .complete)
+        #expect(String(decoding: sink.bytes, as: UTF8.self) == Self.plain(bytes))
+    }
+
+    @Test func panesDrawsAFixedNumberOfFramesIntoAPipe() throws {
+        let r = try Self.run("sample-panes", ["--frames", "12"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("\u{1B}[?1049h"))  // the alternate screen...
+        let left = String(decoding: ANSIEncoder.leaveAlternateScreen, as: UTF8.self)
+        #expect(r.stdout.contains(left))              // ...left before the summary
+        let summary = r.stdout.components(separatedBy: left).last ?? ""
+        #expect(summary.split(separator: "\n").count == 2)
+        #expect(summary.contains("built-in code: stopped") && summary.contains("12 frames"), "\(summary)")
+        // Fast enough to finish: a complete stream and a failed one.
+        let files = try Self.run("sample-panes", ["--rate", "1000000", "--frames", "100",
+                                                  Fixtures.path("sse/coding-answer.openai.sse"),
+                                                  Fixtures.path("sse/music.overloaded.sse")])
+        #expect(files.status == 1, "\(files.stderr)")
+        #expect(files.stdout.contains("coding-answer.openai.sse: done") &&
+                files.stdout.contains("music.overloaded.sse: failed: overloaded_error"), "\(files.stdout.suffix(300))")
+        let bad = try Self.run("sample-panes", ["--frames", "0"])
+        #expect(bad.status == 2, "\(bad.stderr)")
+    }
+
+    @Test func musicPrintsOneRowPerCard() throws {
+        let format = MusicCards.CardFormat(width: 80, policy: .wcwidth)
+        let rows = MusicCardsTests.oneShot.map { format.row(of: $0) }
+        let r = try Self.run("sample-music", [Fixtures.path("sse/music.thinking-tool.crlf.sse")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").map(String.init) == rows)
+        #expect(r.stdout.hasPrefix("  1. The Weeknd     "))
+        // From standard input; the stream ends with an API error after its last record.
+        let failed = try Self.run("sample-music", [], stdin: Fixtures.bytes("sse/music.overloaded.sse"))
+        #expect(failed.status == 1 && failed.stderr.contains("overloaded_error"), "\(failed.stderr)")
+        #expect(failed.stdout.split(separator: "\n").map(String.init) == rows)
+    }
+}
