@@ -44,7 +44,7 @@ enum LineDrawer {
         expanded.withUnsafeBufferPointer { buf in
             splitter.forEachCell(in: buf) { range, width in
                 guard column + width <= frame.width else { return }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
+                let text = standalone(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self))
                 column = frame.put(text, width: width, style: paragraph.style(at: origin[range.lowerBound]),
                                    row: row, column: column)
             }
@@ -58,6 +58,19 @@ enum LineDrawer {
                 column = put(fill, at: column, row: row, in: &frame, document: document, splitter: splitter)
             }
         }
+    }
+
+    /// A cell's text as it can be written after any other cell: a cell that starts
+    /// with a combining mark (a paragraph that starts with one, in grapheme mode, is
+    /// such a cell of width 1) is put on a space. Written alone, a terminal would add
+    /// the mark to the cell on its left (a prefix's, a neighbouring pane's) and the
+    /// rest of the row would land one column to the left of where the frame has it.
+    ///
+    /// - Complexity: O(1).
+    static func standalone(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, first.value >= 0x300 else { return text }
+        let p = first.properties
+        return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}" ? " " + text : text
     }
 
     /// Draws a prefix or fill piece from `column`; returns the column after it.

@@ -111,21 +111,8 @@ public struct PaneView {
                 }
                 let k = Int(cell.style.rawValue)
                 if ids[k] == nil { ids[k] = styles.intern(own[cell.style]) }
-                frame.put(Self.standalone(cell.text), width: Int(cell.width), style: ids[k]!, row: row, column: column)
+                frame.put(cell.text, width: Int(cell.width), style: ids[k]!, row: row, column: column)
             }
         }
-    }
-
-    /// A cell's text as it can be written after any other cell: a cell that starts
-    /// with a combining mark (a paragraph that starts with one, in grapheme mode, is
-    /// such a cell of width 1) is put on a space. Written alone, a terminal would add
-    /// the mark to the cell on its left (the neighbouring pane's, a separator) and the
-    /// rest of the row would land one column to the left of where the frame has it.
-    ///
-    /// - Complexity: O(1).
-    static func standalone(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, first.value >= 0x300 else { return text }
-        let p = first.properties
-        return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}" ? " " + text : text
     }
 }

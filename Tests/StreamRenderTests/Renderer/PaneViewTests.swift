@@ -36,9 +36,9 @@ import Testing
         var document = pane.view
         document.updateProvisional()
         let splitter = CellSplitter(policy: document.layout.settings.policy)
-        // A cell that starts with a combining mark is drawn on a space (see PaneView.standalone).
+        // A cell that starts with a combining mark is drawn on a space (see LineDrawer.standalone).
         let rows = document.tail(pane.height).lines.map {
-            InlineViewTests.trimmed(splitter.cells(of: document.plainText(of: $0)).map { PaneView.standalone($0.text) }.joined())
+            InlineViewTests.trimmed(splitter.cells(of: document.plainText(of: $0)).map { LineDrawer.standalone($0.text) }.joined())
         }
         return rows + Array(repeating: "", count: pane.height - rows.count)
     }
