@@ -126,7 +126,7 @@ public struct FullscreenView {
             entered = false
         }
         for line in view.allLines() {
-            out.append(contentsOf: LineDrawer.standalone(view.plainText(of: line)).utf8)
+            out.append(contentsOf: view.plainText(of: line).utf8)
             out.append(contentsOf: [0x0D, 0x0A])  // CR too: the tty may not add it (raw mode)
         }
     }

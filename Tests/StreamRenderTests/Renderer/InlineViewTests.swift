@@ -42,11 +42,13 @@ import Testing
 
     /// The final layout's lines as a terminal shows them (cells joined: zero-width
     /// text before a line's first cell shows nothing).
-    static func expected(_ text: String, width: Int, policy: WidthPolicy = .grapheme) -> [String] {
+    /// `drawn`: as the live views draw cells (a leading combining mark on a space);
+    /// false: as plain text is written (the fullscreen view's end).
+    static func expected(_ text: String, width: Int, policy: WidthPolicy = .grapheme, drawn: Bool = true) -> [String] {
         let result = layOut([text], settings: LayoutSettings(width: width, policy: policy), check: false)
         let splitter = CellSplitter(policy: policy)
         // A cell that starts with a combining mark is drawn on a space (LineDrawer.standalone).
-        return texts(result.lines, result.view).map { trimmed(splitter.cells(of: $0).map { LineDrawer.standalone($0.text) }.joined()) }
+        return texts(result.lines, result.view).map { trimmed(splitter.cells(of: $0).map { drawn ? LineDrawer.standalone($0.text) : $0.text }.joined()) }
     }
 
     @Test func theFinalTextIsInTheScrollbackExactlyOnce() {
