@@ -80,7 +80,7 @@ struct StreamRenderCommand: ParsableCommand {
     @Argument(help: "An SSE stream or text file; '-' or absent for standard input.")
     var file: String?
 
-    @Option(help: "Input format: auto (detect from the first bytes), anthropic, openai or text.")
+    @Option(help: "Input format: auto (detect from the first bytes), anthropic, openai, gemini (streamGenerateContent?alt=sse), ollama (NDJSON from /api/chat or /api/generate), sse-text (SSE whose data lines are the text) or text.")
     var format: ResponseDecoder.Format = .auto
 
     @Flag(help: "Show thinking in the answer (by default it goes to standard error).")

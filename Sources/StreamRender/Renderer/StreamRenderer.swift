@@ -560,7 +560,8 @@ public final class StreamRenderer {
                 var input = block.inputJSON.isEmpty ? "{}" : block.inputJSON
                 input = sanitizer.sanitize(String(input.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }))
                 if input.count > 200 { input = String(input.prefix(199)) + "…" }
-                message("[tool call] \(sanitizer.sanitize(name)) \(input) (\(sanitizer.sanitize(id)))\n", .side)
+                let call = id.isEmpty ? "" : " (\(sanitizer.sanitize(id)))"  // Gemini and Ollama calls have no id
+                message("[tool call] \(sanitizer.sanitize(name)) \(input)\(call)\n", .side)
             case .redactedThinking:
                 message("[redacted thinking]\n", .side)
             default:
