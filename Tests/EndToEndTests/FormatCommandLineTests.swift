@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func thinkingAndToolCallsGoToStandardError() throws {
-        let gemini = try CLI.run(["--width", "80", CLI.fixture("sse/gemini.thinking-tool.sse")])
+        let gemini = try CLI.run(["--width", "80", CLI.fixture("sse/gemini.thinking-tool.crlf.sse")])
         #expect(gemini.status == 0, "\(gemini.stderr)")
         #expect(Self.text(gemini.stdout) == "Let me check the current weather in Lisbon for you.\n")
         #expect(gemini.stderr.contains("[thinking]\n**Understanding the request**"))

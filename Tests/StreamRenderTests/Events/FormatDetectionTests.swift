@@ -7,7 +7,7 @@ import Testing
     typealias Support = FormatTestSupport
 
     @Test(arguments: [
-        ("gemini.crlf.sse", ResponseDecoder.Format.gemini), ("gemini.thinking-tool.sse", .gemini), ("gemini.error.json", .gemini),
+        ("gemini.crlf.sse", ResponseDecoder.Format.gemini), ("gemini.thinking-tool.crlf.sse", .gemini), ("gemini.error.json", .gemini),
         ("ollama-chat.ndjson", .ollama), ("ollama-generate.ndjson", .ollama), ("ollama-chat.thinking-tool.ndjson", .ollama),
         ("ollama.not-found.json", .ollama), ("data-text.sse", .sseText),
         // The existing fixtures keep their formats.

@@ -12,7 +12,7 @@ import Testing
 
     static func text(_ t: String) -> String { #"[{"text": "\#(t)"}]"# }
 
-    @Test(arguments: ["gemini.crlf.sse", "gemini.thinking-tool.sse"])
+    @Test(arguments: ["gemini.crlf.sse", "gemini.thinking-tool.crlf.sse"])
     func anyChunkingDecodesIdentically(_ name: String) {
         let bytes = Fixtures.data("sse/\(name)")
         let auto = Support.verifyChunkings(bytes, name: name, seed: 0x6E31_0001)
@@ -41,7 +41,7 @@ import Testing
     /// Thought parts are thinking; a functionCall is a tool block whose input is `args`
     /// (what the renderer prints as `[tool call] name {args}`); thinking tokens count as output.
     @Test func thinkingTextAndAFunctionCallAreBlocksInArrivalOrder() {
-        let decoded = Support.decode(Fixtures.data("sse/gemini.thinking-tool.sse"))
+        let decoded = Support.decode(Fixtures.data("sse/gemini.thinking-tool.crlf.sse"))
         #expect(decoded.complete)
         #expect(decoded.text == "Let me check the current weather in Lisbon for you.")
         #expect(decoded.thinking.hasPrefix("**Understanding the request**\n\nThe user wants"))
@@ -138,7 +138,7 @@ import Testing
     @Test func withoutAssemblyBlocksCarryNoText() {
         var decoder = ResponseDecoder(format: .gemini, assemblesText: false)
         var blocks: [ContentBlock] = []
-        decoder.feed(Fixtures.data("sse/gemini.thinking-tool.sse")) { if case .event(.blockStop(let b)) = $0 { blocks.append(b) } }
+        decoder.feed(Fixtures.data("sse/gemini.thinking-tool.crlf.sse")) { if case .event(.blockStop(let b)) = $0 { blocks.append(b) } }
         decoder.finish { _ in }
         #expect(blocks.map(\.text) == ["", "", ""])
         #expect(blocks.last?.inputJSON == #"{"location": "Lisbon, Portugal","unit": "celsius"}"#, "tool input is kept for the summary")
