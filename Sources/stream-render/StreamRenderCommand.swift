@@ -49,7 +49,7 @@ struct InputOptions: ParsableArguments {
     @Argument(help: "An SSE stream or text file; '-' or absent for standard input.")
     var file: String?
 
-    @Option(name: [.short, .long], help: "Input format: auto (detect from the first bytes), anthropic, openai or text.")
+    @Option(name: [.short, .long], help: "Input format: auto (detect from the first bytes), anthropic, openai, gemini (streamGenerateContent?alt=sse), ollama (NDJSON from /api/chat or /api/generate), sse-text (SSE whose data lines are the text) or text.")
     var format: ResponseDecoder.Format = .auto
 
     @Option(parsing: .unconditional, help: "The largest server-sent event accepted, in bytes; larger ones are dropped with an error.")

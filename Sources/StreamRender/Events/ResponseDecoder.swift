@@ -6,18 +6,37 @@
 /// (`event:`, `data:`, `id:`, `retry:`) or comment (`:`) means server-sent events,
 /// and the first event tells Anthropic (`message_start`, `content_block_*`, `ping`,
 /// `error`...) from OpenAI (`choices`, `chat.completion.chunk`, `response.*`,
-/// `[DONE]`). Detection never throws text away: until that first event is
-/// recognised the bytes are kept, and text that only looked like SSE (`event: launch
-/// party`, `:) smile`) is decoded as text after all. Input that starts with `{` is
-/// held as a JSON document: an API error body (`{"type":"error",...}`,
-/// `{"error":{...}}`) becomes an ``StreamEvent/error(type:message:)``, a whole
-/// (non-streamed) Messages response or chat completion becomes its events, and
-/// anything else is text. NUL bytes or mostly-invalid UTF-8 mean binary input,
-/// which is reported and ignored; anything else is plain text. Text deltas come out
-/// as ``StreamEvent/delta(index:kind:text:)`` on block 0.
+/// `[DONE]`) from Gemini (`candidates`, an error with a `status`). A first event
+/// whose data is not a JSON object or array is plain-text SSE once a second event
+/// is complete with every line before it an SSE field or comment (or the input ends
+/// so). Detection never throws text away: until the format is recognised the bytes
+/// are kept, and text that only looked like SSE (`event: launch party`, `:) smile`,
+/// `data: 5 rows` followed by prose) is decoded as text after all. Input that starts
+/// with `{` is held as a JSON document: an Ollama stream line (`model`, `done`, and
+/// `message` or `response`) makes the input Ollama NDJSON from its first byte; an
+/// API error body (`{"type":"error",...}`, `{"error":{...}}`, Ollama's
+/// `{"error":"..."}`) becomes an ``StreamEvent/error(type:message:)``, a whole
+/// (non-streamed) Messages response, chat completion or Gemini response becomes its
+/// events, and anything else is text. NUL bytes or mostly-invalid UTF-8 mean binary
+/// input, which is reported and ignored; anything else is plain text. Text deltas
+/// come out as ``StreamEvent/delta(index:kind:text:)`` on block 0.
 public struct ResponseDecoder {
+    /// The input formats; the raw values are what `stream-render --format` takes.
     public enum Format: String, Sendable, CaseIterable {
-        case auto, anthropic, openai, text
+        /// Detected from the first bytes (see ``ResponseDecoder``).
+        case auto
+        /// Anthropic Messages SSE (``AnthropicDecoder``).
+        case anthropic
+        /// OpenAI Chat Completions or Responses SSE (``OpenAIDecoder``).
+        case openai
+        /// Google Gemini `streamGenerateContent?alt=sse` (``GeminiDecoder``).
+        case gemini
+        /// Ollama `/api/chat` or `/api/generate` NDJSON (``OllamaDecoder``).
+        case ollama
+        /// SSE whose data is the text itself (``SSETextDecoder``).
+        case sseText = "sse-text"
+        /// Plain text.
+        case text
     }
 
     public enum Output: Sendable, Equatable {
@@ -25,7 +44,7 @@ public struct ResponseDecoder {
         case diagnostic(StreamDiagnostic)
     }
 
-    private enum Mode { case undecided, sse, text, binary, json, afterJSON }
+    private enum Mode { case undecided, sse, ndjson, text, binary, json, afterJSON }
 
     public let requestedFormat: Format
     /// The format in use: the requested one, or what auto-detection decided (nil
@@ -35,22 +54,33 @@ public struct ResponseDecoder {
     private var sse: SSEParser
     private var anthropic: AnthropicDecoder
     private var openai: OpenAIDecoder
+    private var gemini: GeminiDecoder
+    private var ollama: OllamaDecoder
+    private var sseText = SSETextDecoder()
+    private var lines: NDJSONSplitter
     private var textRepair = UTF8Repair()
     private var textBuffer: [UInt8] = []
     private var held: [UInt8] = []
     private var providerDecided: Bool
-    /// Auto-detected SSE not yet confirmed by a recognised first event: every byte so
-    /// far (to decode as text if it was not SSE after all) and the parser's
-    /// diagnostics (reported only once it is).
-    private var unconfirmed: (bytes: [UInt8], diagnostics: [StreamDiagnostic])?
+    /// Auto-detected SSE not yet confirmed by a recognised first event.
+    private struct Unconfirmed {
+        /// Every byte so far (to decode as text if it was not SSE after all).
+        var bytes: [UInt8] = []
+        /// The parser's diagnostics (reported only once it is SSE).
+        var diagnostics: [StreamDiagnostic] = []
+        /// The first event's data was not JSON: plain-text SSE if the lines agree.
+        var firstEventIsText = false
+        var evidence = SSELineEvidence()
+    }
+    private var unconfirmed: Unconfirmed?
     /// A JSON document being held (auto-detected input starting with `{`).
     private var json = JSONDocumentScanner()
     private var jsonBytes: [UInt8] = []
 
     /// Bytes fed so far.
     public private(set) var bytesIn = 0
-    /// Server-sent events dispatched so far.
-    public var sseEventCount: Int { sse.eventCount }
+    /// Server-sent events (for NDJSON: lines) dispatched so far.
+    public var sseEventCount: Int { mode == .ndjson ? lines.lineCount : sse.eventCount }
     /// Whether an `error` event arrived.
     public private(set) var sawError = false
     /// The number and byte offset of the server-sent event being decoded (for
@@ -72,10 +102,14 @@ public struct ResponseDecoder {
         requestedFormat = format
         anthropic = AnthropicDecoder(assemblesText: assemblesText)
         openai = OpenAIDecoder(assemblesText: assemblesText)
-        sse = SSEParser(maximumEventBytes: maximumEventBytes)
+        gemini = GeminiDecoder(assemblesText: assemblesText)
+        ollama = OllamaDecoder(assemblesText: assemblesText)
+        sse = SSEParser(maximumEventBytes: maximumEventBytes, reportsUnknownFields: format == .sseText)
+        lines = NDJSONSplitter(maximumLineBytes: maximumEventBytes)
         switch format {
         case .auto: mode = .undecided; providerDecided = false
-        case .anthropic, .openai: mode = .sse; providerDecided = true; self.format = format
+        case .anthropic, .openai, .gemini, .sseText: mode = .sse; providerDecided = true; self.format = format
+        case .ollama: mode = .ndjson; providerDecided = true; self.format = .ollama
         case .text: mode = .text; providerDecided = true; self.format = .text
         }
     }
@@ -95,6 +129,8 @@ public struct ResponseDecoder {
             decideMode(atEnd: false, output)
         case .sse:
             feedSSE(bytes, output)
+        case .ndjson:
+            feedNDJSON(bytes, output)
         case .text:
             feedText(bytes, output)
         case .json:
@@ -120,18 +156,32 @@ public struct ResponseDecoder {
     public mutating func finish(_ output: (Output) -> Void) {
         if mode == .undecided { decideMode(atEnd: true, output) }
         if mode == .json { feedJSON(UnsafeBufferPointer(start: nil, count: 0), atEnd: true, output) }
-        if mode == .sse, let held = unconfirmed, !Self.looksLikeTruncatedSSE(held.bytes) {
-            fallBackToText(output)  // no event arrived and nothing looked like one
+        if mode == .sse, let held = unconfirmed {
+            if held.firstEventIsText {
+                unconfirmed!.evidence.finish()
+                decideSSEText(atEnd: true, output)
+            } else if !Self.looksLikeTruncatedSSE(held.bytes) {
+                fallBackToText(output)  // no event arrived and nothing looked like one
+            }
         }
         switch mode {
         case .sse:
             var parsed = takeScratch()
             sse.finish { parsed.append($0) }
+            let truncated = parsed.contains { if case .diagnostic(let d) = $0 { d.kind == .truncatedEvent } else { false } }
             forwardAll(&parsed, output)
             if let held = unconfirmed {
                 unconfirmed = nil  // a truncated stream: what the parser found is reported
                 for d in held.diagnostics { output(.diagnostic(d)) }
             }
+            if format == .sseText {
+                sseText.finish(truncated: truncated)
+                isComplete = sseText.isComplete
+            }
+        case .ndjson:
+            var parsed = takeScratch()
+            lines.finish { parsed.append($0) }
+            forwardAll(&parsed, output)
         case .text:
             textRepair.finish(into: &textBuffer)
             flushText(output)
@@ -161,7 +211,7 @@ public struct ResponseDecoder {
                 byteOffset: 0)))
         } else if Self.isSSEFieldLine(firstLine) {
             mode = .sse
-            if requestedFormat == .auto { unconfirmed = ([], []) }
+            if requestedFormat == .auto { unconfirmed = Unconfirmed() }
         } else if held.isEmpty {
             return
         } else if window.first == UInt8(ascii: "{") {
@@ -225,26 +275,47 @@ public struct ResponseDecoder {
     }
 
     private mutating func feedSSE(_ bytes: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
+        if unconfirmed?.firstEventIsText == true {
+            // Waiting for the lines to tell plain-text SSE from text: the parser is
+            // not fed (the bytes are parsed again from the first once it is decided).
+            unconfirmed!.bytes.append(contentsOf: bytes)
+            unconfirmed!.evidence.scan(bytes)
+            decideSSEText(atEnd: false, output)
+            return
+        }
         // Events are collected first: the parser and the decoders are both parts of self.
         var parsed = takeScratch()
         sse.feed(bytes) { parsed.append($0) }
         if unconfirmed != nil {
             unconfirmed!.bytes.append(contentsOf: bytes)
+            unconfirmed!.evidence.scan(bytes)
             if !confirm(&parsed, output) { return }
         }
         forwardAll(&parsed, output)
     }
 
+    private mutating func feedNDJSON(_ bytes: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
+        var parsed = takeScratch()
+        lines.feed(bytes) { parsed.append($0) }
+        forwardAll(&parsed, output)
+    }
+
+    /// Whether more bytes are held for detection than any first event could need.
+    private var heldTooMuch: Bool {
+        (unconfirmed?.bytes.count ?? 0) > max(sse.maximumEventBytes, Self.detectionWindow) + Self.detectionWindow
+    }
+
     /// While auto-detected SSE is unconfirmed: holds diagnostics until the first event,
-    /// which either confirms it (true: forward the rest) or shows the input was text
-    /// (false: decoded as text from its first byte). Too much held confirms it too.
+    /// which either confirms it (true: forward the rest), shows the input was text
+    /// (false: decoded as text from its first byte) or, when its data is not JSON,
+    /// leaves the lines to tell plain-text SSE from text (false: see
+    /// ``decideSSEText(atEnd:_:)``). Too much held confirms it too.
     private mutating func confirm(_ parsed: inout [SSEParser.Output], _ output: (Output) -> Void) -> Bool {
         var k = 0
         while k < parsed.count, case .diagnostic(let d) = parsed[k] {
             unconfirmed!.diagnostics.append(d)
             k += 1
         }
-        let heldTooMuch = unconfirmed!.bytes.count > max(sse.maximumEventBytes, Self.detectionWindow) + Self.detectionWindow
         if k == parsed.count && !heldTooMuch {
             parsed.removeAll(keepingCapacity: true)
             swap(&parsed, &scratch)
@@ -253,7 +324,12 @@ public struct ResponseDecoder {
         if k < parsed.count, case .event(let event) = parsed[k], Self.classify(event) == nil {
             parsed.removeAll(keepingCapacity: true)
             swap(&parsed, &scratch)
-            fallBackToText(output)
+            if Self.isJSONContainer(event.data) {
+                fallBackToText(output)  // an unknown provider's JSON: shown as it came
+            } else {
+                unconfirmed!.firstEventIsText = true
+                decideSSEText(atEnd: false, output)
+            }
             return false
         }
         let diagnostics = unconfirmed!.diagnostics
@@ -271,6 +347,34 @@ public struct ResponseDecoder {
         format = .text
         providerDecided = true
         bytes.withUnsafeBufferPointer { feedText($0, output) }
+    }
+
+    /// The first event's data was not JSON: text as soon as a line that is not an
+    /// SSE field or comment comes first; plain-text SSE once a second event is
+    /// complete, or at the end of the input, or when too much is held, with every
+    /// line so far a field or comment. Either way the input is decoded from its first
+    /// byte.
+    private mutating func decideSSEText(atEnd: Bool, _ output: (Output) -> Void) {
+        let evidence = unconfirmed!.evidence
+        if evidence.sawOtherLine {
+            fallBackToText(output)
+        } else if evidence.completedEvents >= 2 || atEnd || heldTooMuch {
+            let bytes = unconfirmed!.bytes
+            unconfirmed = nil
+            format = .sseText
+            providerDecided = true
+            sse = SSEParser(maximumEventBytes: sse.maximumEventBytes, reportsUnknownFields: true)
+            bytes.withUnsafeBufferPointer { feedSSE($0, output) }
+        }
+    }
+
+    /// Whether an event's data is a JSON object or array (a provider's event, even
+    /// one not recognised), not text.
+    static func isJSONContainer(_ data: [UInt8]) -> Bool {
+        guard let first = data.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return false }
+        var reader = JSONReader()
+        return (try? reader.parse(data)) != nil
     }
 
     /// Whether input that never completed an event still looks like a provider's
@@ -299,26 +403,34 @@ public struct ResponseDecoder {
                 if format == nil {
                     format = .anthropic
                     output(.diagnostic(StreamDiagnostic(kind: .unrecognisedInput,
-                        message: "the first event (\(event.type)) is neither Anthropic nor OpenAI; decoding as Anthropic",
+                        message: "the first event (\(event.type)) is neither Anthropic, OpenAI nor Gemini; decoding as Anthropic",
                         eventNumber: event.number, byteOffset: event.byteOffset)))
                 }
             }
             currentEventNumber = event.number
             currentEventOffset = event.byteOffset
-            // Closures are passed inline (not stored in locals) so they stay
-            // non-escaping and their captures live on the stack: this runs per event.
             var summary = EventSummary()
-            if format == .openai {
-                openai.decode(event, emit: { summary.note($0); output(.event($0)) }, diagnose: { output(.diagnostic($0)) })
-                isComplete = openai.isComplete
-            } else {
-                anthropic.decode(event, emit: { summary.note($0); output(.event($0)) }, diagnose: { output(.diagnostic($0)) })
-                isComplete = anthropic.isComplete
+            switch format {
+            case .openai?: isComplete = Self.decode(event, with: &openai, &summary, output)
+            case .gemini?: isComplete = Self.decode(event, with: &gemini, &summary, output)
+            case .ollama?: isComplete = Self.decode(event, with: &ollama, &summary, output)
+            case .sseText?: isComplete = Self.decode(event, with: &sseText, &summary, output)
+            default: isComplete = Self.decode(event, with: &anthropic, &summary, output)
             }
             if summary.errored { sawError = true }
             if let reason = summary.stopReason { stopReason = reason }
             if let u = summary.usage { usage.merge(u) }
         }
+    }
+
+    /// Decodes one event with `decoder`; returns whether the stream is complete.
+    /// Closures are passed inline (not stored in locals) so they stay non-escaping and
+    /// their captures live on the stack: this runs per event.
+    @inline(__always)
+    private static func decode<D: StreamEventDecoder>(_ event: SSEEvent, with decoder: inout D, _ summary: inout EventSummary,
+                                                      _ output: (Output) -> Void) -> Bool {
+        decoder.decode(event, emit: { summary.note($0); output(.event($0)) }, diagnose: { output(.diagnostic($0)) })
+        return decoder.isComplete
     }
 
     /// What one event said about the whole stream.
@@ -357,7 +469,8 @@ public struct ResponseDecoder {
             if type == "error" { return root["error"]?.kind == .object ? .anthropic : .openai }
         }
         if root["choices"] != nil || root["object"]?.string == "chat.completion.chunk" { return .openai }
-        if root["error"] != nil { return .openai }
+        if root["candidates"]?.kind == .array || root["promptFeedback"]?.kind == .object { return .gemini }
+        if let error = root["error"] { return error["status"]?.kind == .string ? .gemini : .openai }
         return nil
     }
 
@@ -385,10 +498,21 @@ public struct ResponseDecoder {
             jsonAsText(output)
         case .complete(let end):
             var reader = JSONReader()
-            guard let root = try? reader.parse(Array(jsonBytes[..<end])), root.kind == .object,
-                  let (bodyFormat, events) = Self.bodyEvents(root) else {
+            guard let root = try? reader.parse(Array(jsonBytes[..<end])), root.kind == .object else {
                 return jsonAsText(output)
             }
+            if OllamaDecoder.isStreamLine(root) {
+                // The first line of an Ollama stream (or a whole non-streamed reply):
+                // the input is NDJSON from its first byte.
+                let bytes = jsonBytes
+                jsonBytes = []
+                mode = .ndjson
+                format = .ollama
+                providerDecided = true
+                bytes.withUnsafeBufferPointer { feedNDJSON($0, output) }
+                return
+            }
+            guard let (bodyFormat, events) = Self.bodyEvents(root) else { return jsonAsText(output) }
             let rest = Array(jsonBytes[end...])
             jsonBytes = []
             format = bodyFormat
@@ -401,7 +525,7 @@ public struct ResponseDecoder {
             if summary.errored { sawError = true }
             if let reason = summary.stopReason { stopReason = reason }
             if let u = summary.usage { usage.merge(u) }
-            isComplete = !summary.errored
+            isComplete = !summary.errored && events.last == .messageStop
             rest.withUnsafeBufferPointer { feedAfterJSON($0, output) }
         }
     }
@@ -427,6 +551,18 @@ public struct ResponseDecoder {
     /// `root` is neither.
     static func bodyEvents(_ root: JSONValue) -> (Format, [StreamEvent])? {
         let type = root["type"]?.string
+        if let error = root["error"], error.kind == .object, error["status"]?.kind == .string {
+            return (.gemini, [GeminiDecoder.error(error)])
+        }
+        if let error = root["error"], error.kind == .string {
+            return (.ollama, [OllamaDecoder.error(error)])
+        }
+        if root["candidates"]?.kind == .array || root["promptFeedback"]?.kind == .object {
+            var decoder = GeminiDecoder()
+            var events: [StreamEvent] = []
+            decoder.decode(SSEEvent(data: Array(root.sourceText.utf8)), emit: { events.append($0) }, diagnose: { _ in })
+            return (.gemini, events)
+        }
         if let error = root["error"], error.kind == .object {
             let anthropic = type == "error"
             let kind = error["type"]?.string ?? error["code"]?.string ?? "error"

@@ -14,7 +14,7 @@ import Darwin
 ///   colon; a line with no colon is a field with an empty value;
 /// - `data` lines are joined with LF; `event` sets the type; `id` sets the last event
 ///   ID unless it contains NUL; `retry` sets the reconnection time if it is ASCII
-///   digits only; other fields are ignored;
+///   digits only; other fields are ignored (or reported: ``reportsUnknownFields``);
 /// - a blank line dispatches; an event whose data buffer is empty is not dispatched;
 /// - at the end of the stream an unterminated event is discarded, as the spec says,
 ///   and reported as a ``StreamDiagnostic/Kind/truncatedEvent``.
@@ -58,8 +58,16 @@ public struct SSEParser: Sendable {
     private var eventOverflow = false
     private var sawAnyField = false
 
-    public init(maximumEventBytes: Int = 16 << 20) {
+    /// Whether a line that is not a comment and not one of the four fields (`data`,
+    /// `event`, `id`, `retry`) is reported as a ``StreamDiagnostic/Kind/malformedEvent``.
+    /// The spec ignores such lines; where the data is the text itself (plain-text SSE)
+    /// they are most likely text, and their loss is reported. Off by default.
+    public var reportsUnknownFields = false
+
+    /// - Complexity: O(1).
+    public init(maximumEventBytes: Int = 16 << 20, reportsUnknownFields: Bool = false) {
         self.maximumEventBytes = maximumEventBytes
+        self.reportsUnknownFields = reportsUnknownFields
     }
 
     /// Parses `bytes`, reporting each dispatched event and each diagnostic in order.
@@ -279,6 +287,11 @@ public struct SSEParser: Sendable {
                 for b in value { v = v &* 10 &+ Int(b - 0x30) }
                 reconnectionTime = v
             }
+        } else if reportsUnknownFields {
+            output(.diagnostic(StreamDiagnostic(
+                kind: .malformedEvent,
+                message: "a line that is not an SSE field was ignored (its text is lost)",
+                eventNumber: eventCount + 1, byteOffset: lineStartOffset)))
         }
     }
 

@@ -54,6 +54,9 @@ extension StreamRenderer {
                 switch format {
                 case .openai?: return "stream ended without [DONE] or response.completed (after \(eventCount) events, byte \(bytesIn))"
                 case .anthropic?: return "stream ended without message_stop (after \(eventCount) events, byte \(bytesIn))"
+                case .gemini?: return "stream ended without a finishReason (after \(eventCount) events, byte \(bytesIn))"
+                case .ollama?: return "stream ended without a \"done\": true line (after \(eventCount) lines, byte \(bytesIn))"
+                case .sseText?: return "stream ended inside an event, or before any (after \(eventCount) events, byte \(bytesIn))"
                 default: return "no answer could be decoded from the input (\(bytesIn) bytes)"
                 }
             case .invalidInput(let d): return "text was lost: \(d)"

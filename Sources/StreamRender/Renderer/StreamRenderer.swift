@@ -628,7 +628,8 @@ public final class StreamRenderer {
                 var input = block.inputJSON.isEmpty ? "{}" : block.inputJSON
                 input = sanitizer.sanitize(String(input.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }))
                 if input.count > 200 { input = String(input.prefix(199)) + "…" }
-                sideText("[tool call] \(sanitizer.sanitize(name)) \(input) (\(sanitizer.sanitize(id)))\n")
+                let call = id.isEmpty ? "" : " (\(sanitizer.sanitize(id)))"  // Gemini and Ollama calls have no id
+                sideText("[tool call] \(sanitizer.sanitize(name)) \(input)\(call)\n")
             case .redactedThinking:
                 sideText("[redacted thinking]\n")
             default:
