@@ -25,6 +25,15 @@ import StreamRender
         return tokens
     }
 
+    // README snippet 3 begin
+    static func asyncSnippet<Body: AsyncSequence & Sendable>(_ body: Body) async
+    where Body.Element == [UInt8], Body.AsyncIterator: SendableMetatype {
+        let renderer = StreamRenderer(configuration: .init(output: .inline), sink: FileDescriptorSink())
+        let outcome = await renderer.render(chunks: body)   // body: any AsyncSequence of [UInt8] chunks
+        if let message = outcome.endingMessage { print("stream-render: \(message)") }
+        // README snippet 3 end
+    }
+
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -41,7 +50,7 @@ import StreamRender
 
     @Test func theHighlighterSnippetIsTheCompiledOneAndPrintsWhatItSays() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(2).first?.components(separatedBy: "```").first)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(3).first?.components(separatedBy: "```").first)
         let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let body = source.components(separatedBy: "// README snippet 2 begin\n")[1].components(separatedBy: "// README snippet 2 end")[0]
@@ -49,6 +58,17 @@ import StreamRender
         #expect(documented == compiled)
         let tokens = Self.highlightSnippet().map(\.description)
         #expect(tokens.prefix(2) == ["0 3 keyword", "4 9 function"], "\(tokens)")
+    }
+
+    /// The async snippet compiles here (it is not run: it draws on standard output).
+    @Test func theAsyncSnippetIsTheCompiledOne() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(2).first?.components(separatedBy: "```").first)
+        let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let body = source.components(separatedBy: "// README snippet 3 begin\n")[1].components(separatedBy: "// README snippet 3 end")[0]
+        let compiled = body.split(separator: "\n").dropFirst(2).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(documented == compiled)
     }
 
     @Test func theSnippetShowsTheWholeAnswer() {
