@@ -343,6 +343,9 @@ public struct ResponseDecoder {
     private mutating func fallBackToText(_ output: (Output) -> Void) {
         let bytes = unconfirmed?.bytes ?? []
         unconfirmed = nil
+        // What the parser dispatched was text after all (and how much of it it had seen
+        // depended on the chunking): no server-sent events are counted.
+        sse = SSEParser(maximumEventBytes: sse.maximumEventBytes)
         mode = .text
         format = .text
         providerDecided = true

@@ -263,14 +263,16 @@ public struct WrappedDocument {
 
     /// The plain characters of part of a line: bytes `from..<to` of a paragraph
     /// starting at `startColumn`, tabs expanded as the layout expands them.
+    /// `textColumn` is where the line's text starts (after its prefix): columns count
+    /// from there, and a tab is cut at the width left after it, as the layout cut it.
     ///
     /// - Complexity: O(n) in the bytes.
     public func plainText(paragraph number: Int, from: Int, to: Int, startColumn: Int,
                           isReplacement: Bool = false, textColumn: Int = 0) -> (text: String, endColumn: Int) {
-        let settings = layout.settings
+        var settings = layout.settings
+        settings.width = max(1, settings.width - textColumn)
         if isReplacement {
-            let width = max(1, settings.width - textColumn)
-            return ("\u{FFFD}" + String(repeating: " ", count: width - 1), width)
+            return ("\u{FFFD}" + String(repeating: " ", count: settings.width - 1), settings.width)
         }
         guard document.paragraphNumbers.contains(number), from < to else { return ("", startColumn) }
         let paragraph = document[paragraph: number]

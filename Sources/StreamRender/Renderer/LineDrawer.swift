@@ -24,10 +24,13 @@ enum LineDrawer {
         let paragraph = document[paragraph: line.paragraph]
         // Tabs become spaces first (as `plainText` shows them), so zero-width text
         // after a tab joins its last space as it would join any other cell.
+        // A tab is cut where the layout cut it: at the width left after the prefix.
+        var textSettings = settings
+        textSettings.width = max(1, settings.width - decoration.textColumn)
         var expanded: [UInt8] = []
         var origin: [Int] = []
         paragraph.text.withUnsafeBufferPointer { buf in
-            _ = settings.expandingTabs(buf, start..<line.end, startColumn: 0, measure: { run in
+            _ = textSettings.expandingTabs(buf, start..<line.end, startColumn: 0, measure: { run in
                 var width = 0
                 splitter.forEachCell(in: run) { _, w in width += w }
                 return width

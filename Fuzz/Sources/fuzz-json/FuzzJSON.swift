@@ -1,0 +1,119 @@
+import Foundation
+import FuzzSupport
+import StreamRender
+
+// JSONReader against Foundation's JSONSerialization (with `.fragmentsAllowed`: the
+// reader takes any value at the top level, as RFC 8259 does): both accept or both
+// reject, and where both accept the values are the same (object keys sorted, numbers
+// to 12 significant digits, as JSONReaderTests compares them).
+//
+// Known differences, each checked, not just skipped (JSONReaderTests records the
+// first two as well):
+//
+// - Foundation accepts trailing commas (`[1,]`, `{"a":1,}`); the reader is strict
+//   (RFC 8259). Recognised by removing the trailing commas (outside strings): the
+//   reader must then accept the document.
+// - Foundation detects UTF-16 and UTF-32 (a NUL among the first bytes) and skips a
+//   byte order mark; the reader reads UTF-8 only, with no BOM (RFC 8259 section 8.1
+//   allows both choices). Recognised by a BOM or a NUL byte in the input; the reader
+//   must reject it (a NUL is never valid in UTF-8 JSON).
+// - The reader does not validate UTF-8 inside strings (invalid bytes become U+FFFD
+//   when a string is read); Foundation rejects such documents. Recognised by the
+//   input not being valid UTF-8. Reported with the fuzzing results: the reader's
+//   documentation says it rejects everything RFC 8259 rejects.
+//
+// Agreements the fuzzer relies on (checked by JSONReaderTests): top-level scalars
+// accepted by both, duplicate keys accepted by both (the last one wins), lone
+// surrogate escapes rejected by both, nesting to depth 512 accepted and deeper
+// rejected by both, numbers out of Double's range rejected by both.
+
+/// The document with every comma that is followed (after whitespace) by `]` or `}`
+/// removed, outside strings.
+func removingTrailingCommas(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    var out: [UInt8] = []
+    var inString = false, escaped = false
+    var i = 0
+    while i < bytes.count {
+        let b = bytes[i]
+        if inString {
+            if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+        } else if b == UInt8(ascii: "\"") {
+            inString = true
+        } else if b == UInt8(ascii: ",") {
+            var j = i + 1
+            while j < bytes.count && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
+            if j < bytes.count && (bytes[j] == UInt8(ascii: "]") || bytes[j] == UInt8(ascii: "}")) { i += 1; continue }
+        }
+        out.append(b)
+        i += 1
+    }
+    return out
+}
+
+/// A comparable rendering of a value (object keys sorted, numbers as Double).
+func canonical(_ v: JSONValue) -> String {
+    switch v.kind {
+    case .object:
+        var dict: [String: String] = [:]
+        for (k, value) in v.members { dict[k] = canonical(value) }
+        return "{" + dict.keys.sorted().map { "\($0.debugDescription):\(dict[$0]!)" }.joined(separator: ",") + "}"
+    case .array: return "[" + v.elements.map(canonical).joined(separator: ",") + "]"
+    case .string: return v.string!.debugDescription
+    case .number: return number(v.double!)
+    case .bool: return number(v.bool! ? 1.0 : 0.0)
+    case .null: return "null"
+    }
+}
+
+func canonical(_ any: Any) -> String {
+    switch any {
+    case let d as [String: Any]:
+        return "{" + d.keys.sorted().map { "\($0.debugDescription):\(canonical(d[$0]!))" }.joined(separator: ",") + "}"
+    case let a as [Any]: return "[" + a.map { canonical($0) }.joined(separator: ",") + "]"
+    case let s as String: return s.debugDescription
+    case let n as NSNumber: return number(n.doubleValue)
+    case is NSNull: return "null"
+    default: return "?\(any)"
+    }
+}
+
+/// Numbers to 12 significant digits: Foundation reads huge integers through Decimal
+/// and may round their last bits differently.
+func number(_ d: Double) -> String { "n" + String(format: "%.12g", d + 0.0) }
+
+func show(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    String(decoding: bytes.prefix(200), as: UTF8.self).debugDescription + " \(Array(bytes.prefix(64)))"
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ d: UnsafePointer<UInt8>, _ n: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: d, count: n)
+    var reader = JSONReader()
+    let ours = try? reader.parse(Array(bytes))
+    let theirs = try? JSONSerialization.jsonObject(with: Data(buffer: bytes), options: [.fragmentsAllowed])
+    switch (ours, theirs) {
+    case (nil, nil):
+        return 0
+    case (let ours?, let theirs?):
+        // Strings compared as UTF-8 (String's == is canonical equivalence).
+        let a = canonical(ours), b = canonical(theirs)
+        if Array(a.utf8) != Array(b.utf8) {
+            fuzzFailure("values differ on \(show(bytes)):\n  JSONReader \(a.prefix(300))\n  Foundation \(b.prefix(300))")
+        }
+        return 0
+    case (nil, _?):
+        if bytes.contains(0) || bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF])
+            || bytes.starts(with: [0xFF, 0xFE]) {
+            return 0  // Foundation's encoding detection
+        }
+        let stripped = removingTrailingCommas(bytes)
+        if stripped.count < n {
+            var strict = JSONReader()
+            if (try? strict.parse(stripped)) != nil { return 0 }  // Foundation's trailing-comma leniency
+        }
+        fuzzFailure("Foundation accepts and JSONReader rejects \(show(bytes))")
+    case (_?, nil):
+        if String(validating: bytes, as: UTF8.self) == nil { return 0 }  // strings are not validated as UTF-8
+        fuzzFailure("JSONReader accepts and Foundation rejects \(show(bytes))")
+    }
+}
