@@ -34,15 +34,20 @@ import Testing
         return run
     }
 
-    /// "data\n\ndata\n\n" looks like SSE but its first event is neither provider's, so
-    /// it is text. The events the parser had dispatched by then were still counted,
-    /// as many as the chunking had let it see (2 whole, 1 cut at 2, 6 and 8).
+    /// "data\n\ndata\n\n" was text that looked like SSE (its first event is neither
+    /// provider's) and counted as many events as the chunking let the parser see (2
+    /// whole, 1 cut at 2, 6 and 8). Since plain `data:` SSE is a format, two complete
+    /// events whose every line is an SSE field make it `sse-text`, two events, in
+    /// every chunking; text that only looks like SSE counts none (the second case).
     @Test func textThatLookedLikeSSECountsNoEventsInAnyChunking() {
         let bytes: [UInt8] = [0x64, 0x61, 0x74, 0x61, 0x0A, 0x0A, 0x64, 0x61, 0x74, 0x61, 0x0A, 0x0A]
         let whole = Self.decode(bytes)
-        #expect(whole.format == .text)
-        #expect(whole.eventCount == 0)
+        #expect(whole.format == .sseText && whole.eventCount == 2)
         #expect(Self.decode(bytes, cuts: [2, 6, 8]) == whole)
+        let prose = Array("data\n\nthen prose, not an event\n".utf8)
+        let text = Self.decode(prose)
+        #expect(text.format == .text && text.eventCount == 0)
+        #expect(Self.decode(prose, cuts: [2, 6, 8]) == text)
     }
 
     /// Not fixed: the binary verdict is taken on the bytes held when detection
