@@ -120,6 +120,41 @@ if CommandLine.arguments.dropFirst().first == "pacing" || CommandLine.arguments.
     if CommandLine.arguments.count > 1 { report(checks) }
 }
 
+// Issue 14: no performance cliffs. Each input class (hex, base64, one endless word,
+// CJK without spaces, emoji runs, combining stacks, endless combining marks, tiny
+// paragraphs, a 10 MB line) through a StreamRenderer as plain text in 4-byte pieces,
+// plain output and the inline view (markdown on, unpaced, a frame every 17 pieces):
+// its CPU time per byte at most 3x the coding answer's (prose). `benchmark-ratios
+// cliffs` runs only these; CLIFFS_MB scales the classes (default 1; the line is 10x).
+if CommandLine.arguments.dropFirst().first == "cliffs" || CommandLine.arguments.count == 1 {
+    let size = Int((Double(ProcessInfo.processInfo.environment["CLIFFS_MB"] ?? "1") ?? 1) * 1_048_576)
+    let classes = Corpus.cliffClasses(size: size)
+    var sink = 0
+    for (output, markdown) in [(StreamRenderer.Configuration.Output.plain, false), (.plain, true), (.inline, true)] {
+        let mode = "\(output)\(markdown ? "" : ", markdown off")"
+        var proseNsPerByte = 0.0
+        var rows: [String] = []
+        var worst = (name: "", ratio: 0.0)
+        for cliff in classes {
+            let pieces = Corpus.bytePieces(cliff.text, size: 4)
+            let bytes = Double(cliff.text.utf8.count)
+            let runs = cliff.name == "long-line" ? 1 : 3
+            let seconds = minimumSeconds(runs: runs) { sink &+= Corpus.renderText(pieces, output: output, markdown: markdown) }
+            let nsPerByte = seconds / bytes * 1e9
+            if cliff.name == "prose" { proseNsPerByte = nsPerByte; rows.append(String(format: "prose %.0f ns/B", nsPerByte)); continue }
+            let ratio = nsPerByte / proseNsPerByte
+            rows.append(String(format: "%@ %.2fx", cliff.name, ratio))
+            if ratio > worst.ratio { worst = (cliff.name, ratio) }
+        }
+        checks.append(Check(
+            name: "cliffs, \(mode): every input class's time per byte vs prose's in 4-byte pieces, 3 / (worst ratio)",
+            ratio: 3 / worst.ratio, target: 1,
+            detail: "worst \(worst.name); " + rows.joined(separator: ", ")))
+    }
+    if sink == 42 { print("") }
+    if CommandLine.arguments.count > 1 { report(checks) }
+}
+
 // `benchmark-ratios profile-layout [cjk]` runs only append + layout, for perf/callgrind.
 if CommandLine.arguments.dropFirst().first == "profile-layout" {
     let deltas = CommandLine.arguments.count > 2 ? Corpus.cjkEmojiDeltas(textBytes: 1_000_000)

@@ -6,7 +6,9 @@
 /// no opportunity inside the line (a word wider than the width) the line ends
 /// between clusters. A wide cluster never straddles the edge; a cluster wider than
 /// the whole width is a line of its own, shown as a replacement. Spaces that do not
-/// fit hang past the edge and are dropped. Tabs expand to the next tab stop, cut at
+/// fit hang past the edge and are dropped. A line holds at most the layout's width
+/// times ``GraphemeSegmenter/maximumClusterBytes`` bytes (a limit only zero-width
+/// clusters reach). Tabs expand to the next tab stop, cut at
 /// the edge. A mandatory break (after U+2028, U+2029) ends the line.
 ///
 /// **Streaming.** Each call to ``advance(_:closed:breakers:emit:)`` sees the whole
@@ -108,6 +110,11 @@ struct ParagraphWrapper {
 
     /// The width of the current line's text.
     private var width: Int { onFirstLine ? firstLineWidth : otherLineWidth }
+
+    /// The most bytes a line holds: as many as a line of clusters of the largest
+    /// size (``GraphemeSegmenter/maximumClusterBytes``) at the layout's width, so only
+    /// zero-width clusters ever reach it.
+    private var maximumLineBytes: Int { settings.width * GraphemeSegmenter.maximumClusterBytes }
 
     /// A tab at `column` of the current line: to the next stop, cut at the edge.
     private func tabWidth(at column: Int) -> Int {
@@ -214,7 +221,14 @@ struct ParagraphWrapper {
             // paragraph is complete and they do not exist).
             let needed: Int
             if ahead + Self.rescanBatch <= lastKnown {
-                needed = Int(pending[ahead].end)
+                // Twice as far past R as the last scan from R, as far as the clusters
+                // known allow, up to where R is forced on: the rescans of one long
+                // word cost O(its length). (Scanning just past the lookahead rescanned
+                // from R for every cluster of a word with no opportunity: 256 bytes
+                // of scanning per byte of a long hex string.)
+                let grown = scanEnd > restart ? restart + 2 * (scanEnd - restart) : restart + Self.scanWindow
+                let far = min(Int(pending[lastKnown].end), grown, restart + Self.forcedRestartAnywhere + Self.scanWindow)
+                needed = max(Int(pending[ahead].end), far)
             } else if closed && segmented == text.count {
                 needed = text.count
             } else {
@@ -304,8 +318,12 @@ struct ParagraphWrapper {
         case .tab: w = tabWidth(at: column)
         case .text: w = Int(c.width)
         }
-        // Nothing joins a replacement: it already fills the line.
+        // Nothing joins a replacement: it already fills the line. A line also ends
+        // before it would hold more than ``maximumLineBytes``: zero-width clusters
+        // (marks cut from an endless stack, zero-width spaces) never fill a line, and
+        // every frame draws the current line again.
         let fits = line.first?.isReplacement != true && (c.kind == .tab ? w > 0 : column + w <= width)
+            && (c.kind != .text || Int(c.end) - lineStart <= maximumLineBytes)
         if hungCount == 0 && fits {
             append(c, width: w, isBreak: isBreak)
         } else if line.isEmpty && hungCount == 0 {

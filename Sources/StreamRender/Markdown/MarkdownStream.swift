@@ -13,6 +13,10 @@
 ///   cannot start a block or end a setext heading, when no inline construct (emphasis
 ///   or strikethrough run, code span, bracket, link destination) is open and the line
 ///   before does not end with a backslash;
+/// - inside a long unfinished line of a paragraph (the region and the line at least
+///   ``splitThreshold`` bytes): at a space between words, or inside a word of letters,
+///   digits and non-ASCII characters only (see ``splitLongLine(complete:)``), so an
+///   endless line is parsed, laid out and shown in parts too;
 /// - at ``maximumRegionBytes`` (a deviation from a one-shot render, for bounded work).
 ///
 /// An open top-level fenced code block bypasses the parser: each line is a code line
@@ -63,6 +67,32 @@ public struct MarkdownStream {
     /// The last final line continues its paragraph (split at a soft break): the next
     /// block's first line joins it, with the space the soft break is.
     private var joinPending = false
+    /// The join is a soft break or a space (rendered as a space); false when a word
+    /// was split (the parts join with nothing between them).
+    private var joinsWithSpace = true
+    // Splitting the unfinished line (``splitLongLine(complete:)``): how far it was
+    // examined, where the piece not yet given to `lineInline` starts (0 or a space),
+    // the inline state there, the last byte that is not a letter, digit or non-ASCII
+    // (-1: none), whether a `|` came before `lineExamined`, whether the line's start
+    // is plain paragraph text (nil: not known yet), and whether the line continues a
+    // paragraph split inside it.
+    private var lineExamined = 0
+    private var linePieceStart = 0
+    private var lineInline: InlineScanner?
+    private var lineLastNonWord = -1
+    private var linePipe = false
+    private var lineStartsPlain: Bool?
+    private var lineContinuesSplit = false
+    /// Bytes after a split point that must be known (and, inside a word, be word
+    /// bytes) before the split is made: enough to see `www.`, `http:` or a list
+    /// marker coming.
+    static let splitLookahead = 16
+    /// The prefix of a line that decides whether it is plain paragraph text.
+    static let plainPrefix = 64
+    /// A line holding a `|` is split only past this many bytes: md4c makes a
+    /// paragraph's only line a table's header row when a delimiter row follows, so a
+    /// split before it could break a table; no header row is that long.
+    public static let pipedLineBytes = 16 << 10
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
     private var inline = InlineScanner()
@@ -104,6 +134,7 @@ public struct MarkdownStream {
             }
             if start < bytes.count { partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
         }
+        splitLongLine(complete: false)
         return takeFinals()
     }
 
@@ -127,14 +158,163 @@ public struct MarkdownStream {
     }
 
     private mutating func completeLine() {
+        splitLongLine(complete: true)
         var line: [UInt8] = []
         swap(&line, &partial)
-        process(line)
+        let continuing = lineContinuesSplit
+        resetLineSplit()
+        process(line, continuingSplit: continuing)
+    }
+
+    private mutating func resetLineSplit() {
+        lineExamined = 0
+        linePieceStart = 0
+        lineInline = nil
+        lineLastNonWord = -1
+        linePipe = false
+        lineStartsPlain = nil
+        lineContinuesSplit = false
+    }
+
+    // MARK: - Long lines
+
+    /// Letters, digits and non-ASCII bytes.
+    @inline(__always)
+    private static func isWordByte(_ b: UInt8) -> Bool {
+        b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)
+    }
+
+    /// Bytes a word may be split between: word bytes, and `+`, `/` and `=` (base64),
+    /// which md4c gives no meaning inside a word (no delimiter, escape, entity,
+    /// link or autolink starts with them; `:`, `@` and `.` stay out).
+    @inline(__always)
+    private static func isInertByte(_ b: UInt8) -> Bool {
+        isWordByte(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "/") || b == UInt8(ascii: "=")
+    }
+
+    /// Splits the unfinished line of a paragraph once the region and the line hold
+    /// ``splitThreshold`` bytes, so that a line that never ends (a megabyte of hex, a
+    /// CJK answer without line ends) is rendered in parts of about that size instead
+    /// of whole at every frame. The part before the split is final at once, its last
+    /// line ``StyledLine/continues``; the rest joins it (``StyledLine/joinsPrevious``),
+    /// as after a paragraph split at a line end.
+    ///
+    /// A split point is the first, at or after the threshold, of
+    /// - a single space after a non-space and before an ASCII letter or a non-ASCII
+    ///   character, where no inline construct is open (the space is dropped and the
+    ///   join is a space, as md4c renders it);
+    /// - a scalar boundary between two letters, digits or non-ASCII characters inside
+    ///   a word that, from its start (a space or the line's) to ``splitLookahead``
+    ///   bytes past the point, holds only those and `+ / =` (``isInertByte(_:)``),
+    ///   with no inline construct open before it (the join is nothing: no delimiter,
+    ///   entity, escape or link can span the point).
+    /// The line must start as plain paragraph text (``isPlainLine(_:)`` of its first
+    /// ``plainPrefix`` bytes), start a paragraph or continue a region of such lines,
+    /// and hold no `|` before the point unless it is ``pipedLineBytes`` long. Each
+    /// decision waits for ``splitLookahead`` bytes after the point (or the line's
+    /// end), so it depends on the text alone, not on its chunking.
+    /// Deviations from a one-shot render (see ARCHITECTURE.md): a table header row
+    /// longer than ``pipedLineBytes`` or whose first `|` comes after a split, the rest
+    /// of a split line followed by a delimiter row (a table here, text in one shot),
+    /// a setext underline after a split line, and an e-mail autolink whose local part
+    /// spans a split in a word.
+    ///
+    /// - Complexity: amortized O(n) in the bytes added to the line, plus a parse of
+    ///   each part made final.
+    private mutating func splitLongLine(complete: Bool) {
+        guard fence == nil else { return }
+        let k = Self.splitLookahead
+        while true {
+            let n = partial.count
+            // No split point before the threshold: nothing to look at yet.
+            guard region.count + n >= Self.splitThreshold else { return }
+            if lineStartsPlain == nil {
+                guard complete || n >= Self.plainPrefix else { return }
+                let prefix = Array(partial[..<min(n, Self.plainPrefix)])
+                if !Self.isPlainLine(prefix) {
+                    lineStartsPlain = false
+                } else if region.isEmpty || (allPlain && !lastLineBlank) {
+                    lineStartsPlain = true
+                } else {
+                    // The line follows a blank line or a block other than a paragraph:
+                    // it may start a new paragraph (the region is then final, as
+                    // ``process(_:continuingSplit:)`` will find) or continue the
+                    // block. Asked (one parse) only of a line that may be split.
+                    guard n >= Self.splitThreshold else {
+                        if complete { lineStartsPlain = false }
+                        return
+                    }
+                    lineStartsPlain = startsParagraph(prefix)
+                    if lineStartsPlain == true { cut() }
+                }
+            }
+            guard lineStartsPlain == true else { return }
+            if lineInline == nil { lineInline = region.isEmpty ? InlineScanner() : inline }
+            var split: (at: Int, space: Bool)?
+            var p = lineExamined
+            while p < n && (complete || p + k < n) {
+                let b = partial[p]
+                if region.count + p >= Self.splitThreshold && (!linePipe || p >= Self.pipedLineBytes) && p > 0 {
+                    if b == 0x20 {
+                        let next = p + 1 < n ? partial[p + 1] : 0x20
+                        if partial[p - 1] != 0x20 && partial[p - 1] != 0x09 && (next >= 0x80 || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A)) {
+                            scanLine(to: p)
+                            if lineInline!.isBalanced { split = (p, true) }
+                        }
+                    } else if Self.isWordByte(b) && b & 0xC0 != 0x80 && Self.isWordByte(partial[p - 1])
+                                && (lineLastNonWord < 0 || partial[lineLastNonWord] == 0x20) && p + k <= n
+                                && partial[p..<(p + k)].allSatisfy(Self.isInertByte) {
+                        // The word holds nothing the scanner follows: its state is the
+                        // one at the word's start.
+                        scanLine(to: max(0, lineLastNonWord))
+                        if lineInline!.isBalanced { split = (p, false) }
+                    }
+                }
+                if split != nil { break }
+                if !Self.isInertByte(b) { lineLastNonWord = p }
+                if b == UInt8(ascii: "|") { linePipe = true }
+                p += 1
+            }
+            lineExamined = p
+            guard let (at, space) = split else { return }
+            // The part before the point is the region's last (unfinished) line.
+            region += partial[..<at]
+            cut(continuing: true, joinsWithSpace: space)
+            partial.removeFirst(space ? at + 1 : at)
+            continuation = .paragraph
+            resetLineSplit()
+            lineStartsPlain = true  // a letter, digit or non-ASCII character starts it
+            lineContinuesSplit = true
+        }
+    }
+
+    /// Gives `lineInline` the line up to `end` (a space, or 0). Pieces that start and
+    /// end at spaces scan as the whole line would: no delimiter run, code span
+    /// fence or `](` spans a space, and a space reads as the line's edge does.
+    private mutating func scanLine(to end: Int) {
+        guard end > linePieceStart else { return }
+        lineInline!.scan(Array(partial[linePieceStart..<end]))
+        linePieceStart = end
+    }
+
+    /// Whether a line starting with `prefix` (plain text) starts a new paragraph
+    /// after the region, by the parse ``process(_:continuingSplit:)`` makes (nothing
+    /// after a plain line's first bytes changes the blocks before it).
+    private mutating func startsParagraph(_ prefix: [UInt8]) -> Bool {
+        let before = shape(region: region)
+        var test = region
+        test += prefix
+        test.append(0x0A)
+        let after = shape(region: test)
+        let beforeTags = before.map(\.tag), afterTags = after.map(\.tag)
+        guard afterTags.count == beforeTags.count + 1 && Array(afterTags.dropLast()) == beforeTags else { return false }
+        let alone = shape(region: prefix + [0x0A])
+        return alone.count == 1 && alone[0].tag == afterTags.last
     }
 
     // MARK: - Lines
 
-    private mutating func process(_ line: [UInt8]) {
+    private mutating func process(_ line: [UInt8], continuingSplit: Bool = false) {
         if let f = fence {
             if Self.closes(line, f) {
                 fence = nil
@@ -148,7 +328,15 @@ public struct MarkdownStream {
         }
         let blank = Self.isBlank(line)
         if region.isEmpty {
-            if !blank { start(line, continuing: nil) }
+            if !blank { start(line, continuing: continuingSplit ? .paragraph : nil) }
+            return
+        }
+        // A paragraph followed by a blank line is final: any line but a link reference
+        // definition (which the region keeps, so it applies to the paragraph) starts a
+        // new block. This spares the three parses below per paragraph.
+        if !blank && allPlain && lastLineBlank && line.first(where: { $0 != 0x20 && $0 != 0x09 }) != UInt8(ascii: "[") {
+            cut()
+            start(line, continuing: nil)
             return
         }
         // Items of a short list region are not checked one by one (a parse each): the
@@ -236,7 +424,7 @@ public struct MarkdownStream {
     /// `continuing`: the region is a paragraph split at a soft break; its last line
     /// ``StyledLine/continues`` and the next block's first line joins it.
     @discardableResult
-    private mutating func cut(continuing: Bool = false) -> Int {
+    private mutating func cut(continuing: Bool = false, joinsWithSpace: Bool = true) -> Int {
         scratch.removeAll(keepingCapacity: true)
         scratch += definitions
         scratch += region
@@ -245,6 +433,7 @@ public struct MarkdownStream {
         compose(blocks, into: &lines, emitted: &emittedBlocks)
         if continuing, !lines.isEmpty { lines[lines.count - 1].continues = true }
         joinPending = continuing && !lines.isEmpty
+        self.joinsWithSpace = joinsWithSpace
         finals += lines
         if blocks.isEmpty, region.first(where: { $0 != 0x20 }) == UInt8(ascii: "["), definitions.count + region.count <= Self.maximumDefinitionBytes {
             // Link reference definitions only: later regions are parsed after them.
@@ -270,7 +459,7 @@ public struct MarkdownStream {
         for (k, block) in blocks.enumerated() {
             if emitted && !(k == 0 && continuation != nil) { lines.append(.blank) }
             if k == 0, joinPending, let first = block.lines.first {
-                lines.append(Self.joining(first))
+                lines.append(Self.joining(first, space: joinsWithSpace))
                 lines += block.lines.dropFirst()
             } else {
                 lines += block.lines
@@ -280,9 +469,9 @@ public struct MarkdownStream {
     }
 
     /// `line` as the continuation of the paragraph before: the space a soft break
-    /// is, then its text.
-    static func joining(_ line: StyledLine) -> StyledLine {
-        var joined = StyledLine(format: line.format, spans: [StyledLine.Span(" ")])
+    /// is (unless a word was split), then its text.
+    static func joining(_ line: StyledLine, space: Bool = true) -> StyledLine {
+        var joined = StyledLine(format: line.format, spans: space ? [StyledLine.Span(" ")] : [])
         joined.append(line.spans)
         joined.continues = line.continues
         joined.joinsPrevious = true
@@ -318,6 +507,8 @@ public struct MarkdownStream {
 
     /// Bytes of the open region (complete lines), for tests of the split rules.
     var openRegionBytes: Int { region.count }
+    /// Bytes of the unfinished line held (tests of the long-line splits).
+    var openLineBytes: Int { partial.count }
 
     /// The open block as it would render if the text ended now, with speculation:
     /// an unfinished line that may become a code fence is hidden; trailing lines

@@ -20,6 +20,9 @@
 public struct GraphemeSegmenter {
     /// Clusters longer than this many bytes are cut (at a scalar boundary).
     public static let maximumClusterBytes = 256
+    /// The most bytes given to ICU at once: more than a cluster cap (plus a scalar),
+    /// so every window ends at least one cluster or cut.
+    static let runWindow = 2 * maximumClusterBytes
 
     public let policy: WidthPolicy
     private var repair = UTF8Repair()
@@ -174,6 +177,18 @@ public struct GraphemeSegmenter {
                     j += 1
                 }
             }
+            // A long run is segmented a window at a time: a boundary depends only on
+            // the text before it and the scalar after it, so the boundaries inside a
+            // window are the run's; the window's end is not one, and the next window
+            // starts at the last boundary found. (Without this, text with no ASCII in
+            // it, such as endless combining marks, was run through ICU from each
+            // cluster cap's cut to the end of the input: quadratic in a read's size.)
+            var windowed = false
+            if end - i > runWindow {
+                end = scalarBoundary(atOrBefore: i + runWindow, in: buf)
+                closed = false
+                windowed = true
+            }
             breaker.run(UnsafeBufferPointer(rebasing: buf[i..<end]))
             var start = i
             for offset in breaker.boundaries {
@@ -185,7 +200,11 @@ public struct GraphemeSegmenter {
                     i = cut
                     continue outer
                 }
-                if boundary == end && !closed { return start }
+                if boundary == end && !closed {
+                    // The window holds more than a cluster cap, so `start` moved on.
+                    if windowed { i = start; continue outer }
+                    return start
+                }
                 let cluster = UnsafeBufferPointer(rebasing: buf[start..<boundary])
                 emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy), false)
                 start = boundary

@@ -33,10 +33,16 @@ final class ICUBreaker {
     ///
     /// - Complexity: O(n) in the bytes of `text`.
     func run(_ text: UnsafeBufferPointer<UInt8>) {
-        boundaries.removeAll(keepingCapacity: true)
-        hard.removeAll(keepingCapacity: true)
-        utf16.removeAll(keepingCapacity: true)
-        utf8Offsets.removeAll(keepingCapacity: true)
+        // The buffers are moved into locals for the loops: appending to a class's
+        // stored arrays checks exclusive access on every element.
+        var boundaries = take(&self.boundaries), hard = take(&self.hard)
+        var utf16 = take(&self.utf16), utf8Offsets = take(&self.utf8Offsets)
+        defer {
+            self.boundaries = boundaries
+            self.hard = hard
+            self.utf16 = utf16
+            self.utf8Offsets = utf8Offsets
+        }
         let n = text.count
         if n == 0 { return }
         var i = 0
@@ -68,9 +74,23 @@ final class ICUBreaker {
             }
         }
         precondition(count >= 0, "ICU break iteration failed")
-        for k in 0..<Int(count) {
-            boundaries.append(Int(utf8Offsets[Int(rawBoundaries[k])]))
-            hard.append(rawHard[k] != 0)
+        rawBoundaries.withUnsafeBufferPointer { raw in
+            rawHard.withUnsafeBufferPointer { rawHard in
+                utf8Offsets.withUnsafeBufferPointer { offsets in
+                    for k in 0..<Int(count) {
+                        boundaries.append(Int(offsets[Int(raw[k])]))
+                        hard.append(rawHard[k] != 0)
+                    }
+                }
+            }
         }
+    }
+
+    /// The array's contents, emptied and left empty in place (capacity kept).
+    private func take<T>(_ array: inout [T]) -> [T] {
+        var taken: [T] = []
+        swap(&taken, &array)
+        taken.removeAll(keepingCapacity: true)
+        return taken
     }
 }
