@@ -82,6 +82,14 @@ public final class MarkdownRenderer {
         self.options = options
     }
 
+    /// Quotes and lists nested deeper than this are not opened: their content goes
+    /// on in the deepest one kept, without more bars or bullets. Real text never
+    /// nests this deep (the prefixes alone would fill a terminal's width), and the
+    /// bound keeps the recursive rendering (two stack frames a level), the tree and
+    /// the prefixes (each level copies its lines') small: 10,000 nested `> ` overflowed
+    /// the stack.
+    public static let maximumNesting = 32
+
     /// A top-level block as rendered, with what the stream needs to continue a list.
     struct Block {
         var lines: [StyledLine]
@@ -234,6 +242,11 @@ public final class MarkdownRenderer {
         var links: [(href: String, line: Int, span: Int, isImage: Bool)] = []
         var lastLeafIsRaw = false
         var structureOnly = false
+        /// Quotes and lists on the stack.
+        var nesting = 0
+        /// Per block entered and not yet left: whether it is a node on the stack (see
+        /// ``MarkdownRenderer/maximumNesting``).
+        var kept: [Bool] = []
 
         init(options: MarkdownOptions) { self.options = options }
 
@@ -245,6 +258,11 @@ public final class MarkdownRenderer {
 
         func enter(_ node: Node) {
             popImplicit()
+            guard keeps(node) else {
+                kept.append(false)
+                return
+            }
+            kept.append(true)
             stack.last?.children.append(node)
             if root == nil { root = node }
             if node.isLeaf { lastLeafIsRaw = node.isRaw }
@@ -253,7 +271,27 @@ public final class MarkdownRenderer {
 
         func leave() {
             popImplicit()
-            stack.removeLast()
+            guard kept.popLast() ?? true else { return }
+            switch stack.removeLast().kind {
+            case .quote, .list: nesting -= 1
+            default: break
+            }
+        }
+
+        /// Whether `node` becomes part of the tree: not a quote or list past the
+        /// nesting limit, nor an item of a list left out.
+        private func keeps(_ node: Node) -> Bool {
+            switch node.kind {
+            case .quote, .list:
+                if nesting >= MarkdownRenderer.maximumNesting { return false }
+                nesting += 1
+                return true
+            case .item:
+                if let last = stack.last, case .list = last.kind { return true }
+                return false
+            default:
+                return true
+            }
         }
 
         /// The leaf that takes inline text: an implicit paragraph in a tight list item.

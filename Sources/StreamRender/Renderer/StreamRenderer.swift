@@ -538,7 +538,7 @@ public final class StreamRenderer {
             ending = .complete
         }
         return Outcome(ending: ending, textDropped: textDropped, format: decoder.format, model: model,
-                       stopReason: decoder.stopReason, usage: decoder.usage, timeToFirstToken: firstText, elapsed: now(),
+                       stopReason: decoder.stopReason.map(Self.shownOnOneLine), usage: decoder.usage, timeToFirstToken: firstText, elapsed: now(),
                        bytesIn: decoder.bytesIn, eventCount: decoder.sseEventCount, deltaCount: deltaCount,
                        diagnostics: diagnostics)
     }
@@ -573,7 +573,8 @@ public final class StreamRenderer {
 
     private func handle(_ item: ResponseDecoder.Output) {
         switch item {
-        case .diagnostic(let d):
+        case .diagnostic(var d):
+            d.message = Self.shownOnOneLine(d.message)  // it may quote the input (an event's type)
             if diagnostics.count < 100 { diagnostics.append(d) }
             switch d.kind {
             case .truncatedEvent:
@@ -598,7 +599,7 @@ public final class StreamRenderer {
     private func handle(_ event: StreamEvent) {
         switch event {
         case .messageStart(_, let name, _):
-            if let name { model = name }
+            if let name { model = Self.shownOnOneLine(name) }
         case .delta(_, let kind, let text):
             deltaCount += 1
             switch kind {
@@ -636,8 +637,7 @@ public final class StreamRenderer {
                 break
             }
         case .error(let type, let text):
-            var sanitizer = ControlSanitizer()
-            let clean = (type: sanitizer.sanitize(type), message: sanitizer.sanitize(text))
+            let clean = (type: Self.shownOnOneLine(type), message: Self.shownOnOneLine(text))
             if apiError == nil { apiError = clean }
             var place = "byte \(decoder.currentEventOffset ?? decoder.bytesIn)"
             if let n = decoder.currentEventNumber { place = "event \(n), " + place }
@@ -648,7 +648,44 @@ public final class StreamRenderer {
         }
     }
 
+    /// Text from the stream shown outside the answer (a model's name, a stop reason, a
+    /// diagnostic quoting an event's type): on one line, its controls made visible, like
+    /// the answer's, so that `--stats` or an error line cannot set a title or write the
+    /// clipboard.
+    ///
+    /// - Complexity: O(n) in the UTF-8 bytes of `text`.
+    static func shownOnOneLine(_ text: String) -> String {
+        var sanitizer = ControlSanitizer()
+        return sanitizer.sanitize(String(text.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }))
+    }
+
+    /// A delta longer than this is taken in pieces of at most this many bytes.
+    static let maximumPieceBytes = 1 << 16
+
+    /// Appends answer text. A huge delta (an event accepted under a raised event limit)
+    /// goes in pieces, as if it had arrived in several deltas (every stage gives the same
+    /// result in any chunking), and plain output is written after each: the document's
+    /// history limits then apply within the delta, and the printed text is never held
+    /// whole. One 100 MB delta held about five times its size in the view's buffers.
+    ///
+    /// - Complexity: O(n) in the UTF-8 bytes of `text`, plus the work of the view.
     private func append(_ text: String) {
+        if text.utf8.count <= Self.maximumPieceBytes { return appendPiece(text) }
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while start != utf8.endIndex {
+            var end = utf8.index(start, offsetBy: Self.maximumPieceBytes, limitedBy: utf8.endIndex) ?? utf8.endIndex
+            while end != utf8.endIndex && UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
+            appendPiece(String(text.unicodeScalars[start..<end]))
+            if configuration.output == .plain {
+                live.frame(into: &out)
+                flushOut()
+            }
+            start = end
+        }
+    }
+
+    private func appendPiece(_ text: String) {
         live.append(text, style: .plain)
         dirty = true
         if let onCodeBlock, configuration.markdown { for block in codeBlocks.feed(text) { onCodeBlock(block) } }
