@@ -915,8 +915,8 @@ import Darwin
 
     /// NUL bytes: escaped in JSON (shown), raw inside a JSON string (the event is
     /// malformed), in SSE comments, event names and ids (ignored), and in text after
-    /// the first 512 bytes (shown). In the first 512 bytes the input is taken for binary
-    /// (documented: reported in one line, nothing shown).
+    /// the first 512 bytes (shown). A NUL in the first 512 bytes of text makes the input
+    /// binary (documented: reported in one line; the text before the NUL is shown).
     @Test func nulBytes() throws {
         var input = Array(Self.messageStart.utf8) + Array(Self.blockStart(0, #"{"type":"text","text":""}"#).utf8)
         input += Array(String(repeating: ": padding past the binary check\n", count: 20).utf8)
@@ -952,6 +952,7 @@ import Darwin
         Self.expectSurvived(early)
         #expect(early.status == 1)
         Self.expectErrorLines(early, naming: "looks binary")
+        #expect(early.text.trimmingCharacters(in: .whitespacesAndNewlines) == "hi", "\(early.text.debugDescription)")
     }
 
     // MARK: - 4. Markdown bombs

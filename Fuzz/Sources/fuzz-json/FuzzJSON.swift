@@ -19,8 +19,8 @@ import StreamRender
 //   must reject it (a NUL is never valid in UTF-8 JSON).
 // - The reader does not validate UTF-8 inside strings (invalid bytes become U+FFFD
 //   when a string is read); Foundation rejects such documents. Recognised by the
-//   input not being valid UTF-8. Reported with the fuzzing results: the reader's
-//   documentation says it rejects everything RFC 8259 rejects.
+//   input not being valid UTF-8. A deliberate leniency, documented on JSONReader
+//   (a renderer shows damaged text rather than drop an event).
 //
 // Agreements the fuzzer relies on (checked by JSONReaderTests): top-level scalars
 // accepted by both, duplicate keys accepted by both (the last one wins), lone

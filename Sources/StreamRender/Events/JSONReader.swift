@@ -11,7 +11,11 @@ import Darwin
 /// next, so after the first few events parsing allocates nothing; strings are
 /// unescaped only when asked for. It rejects everything RFC 8259 rejects: trailing
 /// commas, leading zeros, bare control characters in strings, bad escapes, lone
-/// surrogate escapes, trailing garbage, nesting deeper than ``maximumDepth``.
+/// surrogate escapes, trailing garbage, nesting deeper than ``maximumDepth``. One
+/// deliberate leniency: bytes inside a string that are not valid UTF-8 are accepted
+/// and read as U+FFFD, as a renderer shows damaged text rather than drop an event
+/// (the SSE path repairs event data before parsing anyway; whole JSON bodies reach
+/// the reader unrepaired). Foundation's `JSONSerialization` rejects such documents.
 public struct JSONReader: Sendable {
     public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Byte offset in the document where the error was found.

@@ -17,8 +17,9 @@
 /// API error body (`{"type":"error",...}`, `{"error":{...}}`, Ollama's
 /// `{"error":"..."}`) becomes an ``StreamEvent/error(type:message:)``, a whole
 /// (non-streamed) Messages response, chat completion or Gemini response becomes its
-/// events, and anything else is text. NUL bytes or mostly-invalid UTF-8 mean binary
-/// input, which is reported and ignored; anything else is plain text. Text deltas
+/// events, and anything else is text. Text with a NUL byte in its first 512 bytes,
+/// or whose first 512 bytes are mostly invalid UTF-8 or controls, is binary: the text
+/// before that point is shown, the rest reported and ignored. Text deltas
 /// come out as ``StreamEvent/delta(index:kind:text:)`` on block 0.
 public struct ResponseDecoder {
     /// The input formats; the raw values are what `stream-render --format` takes.
@@ -183,6 +184,10 @@ public struct ResponseDecoder {
             lines.finish { parsed.append($0) }
             forwardAll(&parsed, output)
         case .text:
+            if requestedFormat == .auto && textOffset < Self.binaryProbeBytes && Self.looksBinary(binaryProbe[...]) {
+                judgedBinary(output)  // a short input, judged at its end
+                return
+            }
             textRepair.finish(into: &textBuffer)
             flushText(output)
             isComplete = bytesIn > 0
@@ -199,17 +204,14 @@ public struct ResponseDecoder {
         while start < held.count && (held[start] == 0x0A || held[start] == 0x0D) { start += 1 }
         let window = held[start...].prefix(Self.detectionWindow)
         let lineEnd = window.firstIndex { $0 == 0x0A || $0 == 0x0D }
-        if lineEnd == nil && !atEnd && window.count < Self.detectionWindow && !Self.looksBinary(held[...])
+        if lineEnd == nil && !atEnd && window.count < Self.detectionWindow
             && (window.isEmpty || Self.mightBecomeSSEFieldLine(Array(window))) {
             return  // wait for the first line to tell; text that cannot be SSE is shown at once
         }
+        // Binary input is text to this decision: the text path judges it (see
+        // ``feedText(_:_:)``), on offsets of the input, never on how much has arrived.
         let firstLine = Array(window[..<(lineEnd ?? window.endIndex)])
-        if Self.looksBinary(held.prefix(512)) {
-            mode = .binary
-            output(.diagnostic(StreamDiagnostic(kind: .unrecognisedInput,
-                message: "the input looks binary (NUL bytes or invalid UTF-8), not server-sent events or text",
-                byteOffset: 0)))
-        } else if Self.isSSEFieldLine(firstLine) {
+        if Self.isSSEFieldLine(firstLine) {
             mode = .sse
             if requestedFormat == .auto { unconfirmed = Unconfirmed() }
         } else if held.isEmpty {
@@ -477,9 +479,50 @@ public struct ResponseDecoder {
         return nil
     }
 
+    /// Bytes of the input decoded as text so far (the text paths feed from offset 0).
+    private var textOffset = 0
+    /// The first ``binaryProbeBytes`` bytes decoded as text (auto-detected only).
+    private var binaryProbe: [UInt8] = []
+    /// Text is judged binary in its first this many bytes.
+    static let binaryProbeBytes = 512
+
+    /// Decodes text. Auto-detected text is judged binary at a NUL byte in its first
+    /// ``binaryProbeBytes`` bytes, or at the end of those bytes (or of a shorter
+    /// input) if ``looksBinary(_:)`` says so; the text before that point is shown, the
+    /// rest is ignored. The point is an offset of the input, so the verdict and the
+    /// text shown are the same in every chunking.
     private mutating func feedText(_ bytes: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
+        var bytes = bytes
+        if requestedFormat == .auto && textOffset < Self.binaryProbeBytes {
+            let probed = UnsafeBufferPointer(rebasing: bytes.prefix(Self.binaryProbeBytes - textOffset))
+            if let nul = probed.firstIndex(of: 0) {
+                textRepair.repair(UnsafeBufferPointer(rebasing: probed[..<nul]), into: &textBuffer)
+                textOffset += nul
+                return judgedBinary(output)
+            }
+            binaryProbe.append(contentsOf: probed)
+            if binaryProbe.count == Self.binaryProbeBytes {
+                textRepair.repair(probed, into: &textBuffer)
+                textOffset += probed.count
+                if Self.looksBinary(binaryProbe[...]) { return judgedBinary(output) }
+                bytes = UnsafeBufferPointer(rebasing: bytes[probed.count...])
+            }
+        }
+        textOffset += bytes.count
         textRepair.repair(bytes, into: &textBuffer)
         flushText(output)
+    }
+
+    /// Ends text at ``textOffset``: the text before it is shown, a diagnostic says
+    /// why the rest is not.
+    private mutating func judgedBinary(_ output: (Output) -> Void) {
+        textRepair.finish(into: &textBuffer)
+        flushText(output)
+        mode = .binary
+        output(.diagnostic(StreamDiagnostic(kind: .unrecognisedInput,
+            message: "the input looks binary (NUL bytes or invalid UTF-8), not server-sent events or text: "
+                + "judged at byte \(textOffset); the text before it is shown, the rest is ignored",
+            byteOffset: textOffset)))
     }
 
     private mutating func flushText(_ output: (Output) -> Void) {

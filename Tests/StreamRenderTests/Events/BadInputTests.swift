@@ -61,15 +61,21 @@ import Testing
         #expect(r.complete)
     }
 
-    @Test func binaryGarbageIsReportedNotDecoded() {
+    @Test func binaryGarbageIsReportedNotDecoded() throws {
         var rng = SeededGenerator(seed: 7)
         let garbage = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        for format in [ResponseDecoder.Format.auto] {
-            let r = decode(garbage, format: format)
-            #expect(r.diagnostics.first?.kind == .unrecognisedInput)
-            #expect(!r.complete)
-            #expect(r.text.isEmpty)
-        }
+        // Judged at the first NUL (within the first 512 bytes): the text before it is
+        // shown, nothing after it.
+        let nul = try #require(garbage.prefix(512).firstIndex(of: 0))
+        let r = decode(garbage, format: .auto)
+        #expect(r.diagnostics.first?.kind == .unrecognisedInput)
+        #expect(r.diagnostics.first?.byteOffset == nul)
+        #expect(!r.complete)
+        var before: [UInt8] = []
+        var repair = UTF8Repair()
+        repair.repair(garbage[..<nul], into: &before)
+        repair.finish(into: &before)
+        #expect(r.text == String(decoding: before, as: UTF8.self))
         // Forced to a provider format, garbage yields no events and no completion.
         let forced = decode(garbage, format: .anthropic)
         #expect(!forced.complete)

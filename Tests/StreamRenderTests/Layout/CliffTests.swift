@@ -165,20 +165,30 @@ import Testing
     }
 
     @Test func aLineWithAPipeOrAnOpenConstructIsNotSplitThere() {
-        // A `|` may make the line a table's header row: not split before 16 KB.
-        let piped = String(repeating: "a | b ", count: 4_000)
-        var stream = MarkdownStream()
-        var finals: [StyledLine] = []
-        var firstFinalAt: Int?
-        var fed = 0
-        for piece in CliffTests.pieces(piped, size: 4) {
-            finals += stream.append(piece)
-            fed += piece.utf8.count
-            if firstFinalAt == nil && !finals.isEmpty { firstFinalAt = fed }
+        // A `|` past the line's plain start may make it a table's header row: not
+        // split before 16 KB. A line with a `|` in its first 64 bytes is not plain
+        // paragraph text: never split.
+        func firstFinal(_ line: String) -> (at: Int?, merged: [StyledLine]) {
+            var stream = MarkdownStream()
+            var finals: [StyledLine] = []
+            var firstFinalAt: Int?
+            var fed = 0
+            for piece in CliffTests.pieces(line, size: 4) {
+                finals += stream.append(piece)
+                fed += piece.utf8.count
+                if firstFinalAt == nil && !finals.isEmpty { firstFinalAt = fed }
+            }
+            finals += stream.finish()
+            return (firstFinalAt, MarkdownStream.merged(finals))
         }
-        #expect((firstFinalAt ?? 0) > MarkdownStream.pipedLineBytes, "first part final after \(firstFinalAt ?? 0) bytes")
-        finals += stream.finish()
-        #expect(MarkdownStream.merged(finals) == MarkdownRenderer().render(piped))
+        let piped = String(repeating: "plain words ", count: 10) + String(repeating: "a | b ", count: 4_000)
+        let late = firstFinal(piped)
+        #expect((late.at ?? 0) > MarkdownStream.pipedLineBytes, "first part final after \(late.at ?? 0) bytes")
+        #expect(late.merged == MarkdownRenderer().render(piped))
+        let tableLike = String(repeating: "a | b ", count: 4_000)
+        let early = firstFinal(tableLike)
+        #expect(early.at == nil, "a line starting like a table row was split after \(early.at ?? 0) bytes")
+        #expect(early.merged == MarkdownRenderer().render(tableLike))
         // Emphasis opened at the start: nothing is final before it closes.
         let open = "*" + String(repeating: "emphasised words ", count: 200)
         var openStream = MarkdownStream()
