@@ -16,7 +16,8 @@ Each class is about 1 MiB of text (the long line 10 MiB):
   combining  zalgo words: letters carrying 0-200 combining marks (past the 256-byte cluster cap)
   endless-combining  one letter followed by combining marks only
   tiny       thousands of tiny paragraphs ("Yes.", blank line, "Sure thing.", ...)
-  long-line  the prose with its line ends made spaces: one 10 MiB line
+  long-line  the prose with its line ends made spaces: one 10 MiB line (a paragraph)
+  long-heading  the same as a heading ("# " first): one 1 MiB line no paragraph rule splits
 
 The SSE is the text cut into deltas of `--delta` bytes (at scalar boundaries), one
 content_block_delta event each, between the usual start and stop events.
@@ -105,15 +106,23 @@ def tiny(size, rng):
 
 
 def long_line(size, rng):
+    # The prose with its line ends made spaces, starting as a paragraph (the
+    # fixture's first line is a heading: a 10 MB heading is the next class).
     with open(FIXTURE, encoding="utf-8") as f:
         unit = " ".join(f.read().split("\n"))
-    return repeat_to(unit, size) + "\n"
+    return repeat_to("The answer on one line: " + unit, size) + "\n"
+
+
+def long_heading(size, rng):
+    # A line no paragraph rule splits: only the 16 KB forced split bounds it.
+    return "# " + long_line(size, rng)
 
 
 CLASSES = {
     "prose": (prose, 1), "hex": (hex_text, 1), "base64": (base64_text, 1), "word": (word, 1),
     "cjk": (cjk, 1), "emoji": (emoji, 1), "combining": (combining, 1),
     "endless-combining": (endless_combining, 1), "tiny": (tiny, 1), "long-line": (long_line, 10),
+    "long-heading": (long_heading, 1),
 }
 
 

@@ -144,6 +144,7 @@ if CommandLine.arguments.dropFirst().first == "cliffs" || CommandLine.arguments.
             if cliff.name == "prose" { proseNsPerByte = nsPerByte; rows.append(String(format: "prose %.0f ns/B", nsPerByte)); continue }
             let ratio = nsPerByte / proseNsPerByte
             rows.append(String(format: "%@ %.2fx", cliff.name, ratio))
+            FileHandle.standardError.write(Data("cliffs, \(mode): \(rows.last!)\n".utf8))  // progress: a row at a time
             if ratio > worst.ratio { worst = (cliff.name, ratio) }
         }
         checks.append(Check(

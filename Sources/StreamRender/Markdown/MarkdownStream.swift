@@ -92,7 +92,17 @@ public struct MarkdownStream {
     /// A line holding a `|` is split only past this many bytes: md4c makes a
     /// paragraph's only line a table's header row when a delimiter row follows, so a
     /// split before it could break a table; no header row is that long.
-    public static let pipedLineBytes = 16 << 10
+    public static let pipedLineBytes = 8 << 10
+    /// An unfinished line that no rule above splits (a heading, a list item, a quote,
+    /// a table row, an inline construct left open) is split anyway in its
+    /// ``forcedSplitWindow`` bytes before this many bytes from its start: the open
+    /// block a frame renders stays bounded for every line (a 10 MB heading was
+    /// rendered whole at every frame). A deviation from a one-shot render, like
+    /// ``maximumRegionBytes``; no real line is this long.
+    public static let forcedSplitBytes = 16 << 10
+    /// Where a forced split may fall: the last this many bytes before
+    /// ``forcedSplitBytes`` (the rules above split only before them).
+    static let forcedSplitWindow = 1 << 10
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
     private var inline = InlineScanner()
@@ -248,11 +258,15 @@ public struct MarkdownStream {
                     if lineStartsPlain == true { cut() }
                 }
             }
-            guard lineStartsPlain == true else { return }
+            guard lineStartsPlain == true else {
+                if forceSplit(complete: complete) { continue }
+                return
+            }
             if lineInline == nil { lineInline = region.isEmpty ? InlineScanner() : inline }
             var split: (at: Int, space: Bool)?
             var p = lineExamined
-            while p < n && (complete || p + k < n) {
+            let forcedStart = Self.forcedSplitBytes - Self.forcedSplitWindow
+            while p < n && p < forcedStart && (complete || p + k < n) {
                 let b = partial[p]
                 if region.count + p >= Self.splitThreshold && (!linePipe || p >= Self.pipedLineBytes) && p > 0 {
                     if b == 0x20 {
@@ -276,7 +290,10 @@ public struct MarkdownStream {
                 p += 1
             }
             lineExamined = p
-            guard let (at, space) = split else { return }
+            guard let (at, space) = split else {
+                if forceSplit(complete: complete) { continue }
+                return
+            }
             // The part before the point is the region's last (unfinished) line.
             region += partial[..<at]
             cut(continuing: true, joinsWithSpace: space)
@@ -286,6 +303,43 @@ public struct MarkdownStream {
             lineStartsPlain = true  // a letter, digit or non-ASCII character starts it
             lineContinuesSplit = true
         }
+    }
+
+    /// Splits an unfinished line that reached ``forcedSplitBytes`` (plus the
+    /// lookahead) with no split made by the rules of ``splitLongLine(complete:)``
+    /// (which look only before the window): at the last single space before a letter
+    /// or non-ASCII character in the window (the join is the space), or else at the
+    /// last scalar boundary before ``forcedSplitBytes`` (the join is nothing). The
+    /// point depends on the line's bytes alone. The part before it is rendered as the
+    /// block the line started (final at once); the rest continues as paragraph text
+    /// joined to it.
+    ///
+    /// - Complexity: O(``forcedSplitWindow``) plus a parse of the part made final.
+    @discardableResult
+    private mutating func forceSplit(complete: Bool) -> Bool {
+        let limit = Self.forcedSplitBytes
+        guard fence == nil, partial.count >= limit + Self.splitLookahead else { return false }
+        var at = limit
+        var space = false
+        var p = limit - 1
+        while p > limit - Self.forcedSplitWindow {
+            let next = partial[p + 1]
+            if partial[p] == 0x20 && partial[p - 1] != 0x20 && partial[p - 1] != 0x09
+                && (next >= 0x80 || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A)) {
+                at = p
+                space = true
+                break
+            }
+            p -= 1
+        }
+        if !space { while partial[at] & 0xC0 == 0x80 { at -= 1 } }
+        region += partial[..<at]
+        cut(continuing: true, joinsWithSpace: space)
+        partial.removeFirst(space ? at + 1 : at)
+        continuation = .paragraph
+        resetLineSplit()
+        lineContinuesSplit = true
+        return true
     }
 
     /// Gives `lineInline` the line up to `end` (a space, or 0). Pieces that start and

@@ -166,8 +166,8 @@ import Testing
 
     @Test func aLineWithAPipeOrAnOpenConstructIsNotSplitThere() {
         // A `|` past the line's plain start may make it a table's header row: not
-        // split before 16 KB. A line with a `|` in its first 64 bytes is not plain
-        // paragraph text: never split.
+        // split before 8 KB. A line with a `|` in its first 64 bytes is not plain
+        // paragraph text: split only by the forced split, at 16 KB.
         func firstFinal(_ line: String) -> (at: Int?, merged: [StyledLine]) {
             var stream = MarkdownStream()
             var finals: [StyledLine] = []
@@ -187,7 +187,8 @@ import Testing
         #expect(late.merged == MarkdownRenderer().render(piped))
         let tableLike = String(repeating: "a | b ", count: 4_000)
         let early = firstFinal(tableLike)
-        #expect(early.at == nil, "a line starting like a table row was split after \(early.at ?? 0) bytes")
+        #expect(early.at == MarkdownStream.forcedSplitBytes + MarkdownStream.splitLookahead,
+                "a line starting like a table row was split after \(early.at ?? 0) bytes, not only by the forced split")
         #expect(early.merged == MarkdownRenderer().render(tableLike))
         // Emphasis opened at the start: nothing is final before it closes.
         let open = "*" + String(repeating: "emphasised words ", count: 200)
@@ -195,5 +196,43 @@ import Testing
         var openFinals: [StyledLine] = []
         for piece in CliffTests.pieces(open, size: 4) { openFinals += openStream.append(piece) }
         #expect(openFinals.isEmpty)
+    }
+
+    /// Lines no rule splits (a heading, a list item, a quote, an emphasis left open, a
+    /// table row) are split anyway before 16 KB: the open block stays bounded, every
+    /// chunking gives the same lines, and the text is the one-shot render's.
+    @Test func aLineNoRuleSplitsIsSplitBeforeSixteenKilobytes() {
+        let words = String(repeating: "words of a line that never ends ", count: 1_600)
+        let lines = [
+            ("heading", "# " + words),
+            ("list item", "- " + words),
+            ("quote", "> " + words),
+            ("open emphasis", "*" + words),
+            ("table row", "| " + String(repeating: "cell | ", count: 8_000)),
+            ("hex heading", "## " + CliffTests.hex(60_000)),
+        ]
+        let seed = TestSeed.base(0x14_0003)
+        var rng = SeededGenerator(seed: seed)
+        for (name, line) in lines {
+            let document = "Before.\n\n" + line + "\n\nAfter.\n"
+            var stream = MarkdownStream()
+            var finals: [StyledLine] = []
+            var largestOpen = 0
+            for piece in CliffTests.pieces(document, size: 4) {
+                finals += stream.append(piece)
+                largestOpen = max(largestOpen, stream.openRegionBytes + stream.openLineBytes)
+            }
+            finals += stream.finish()
+            let streamed = MarkdownStream.merged(finals)
+            #expect(largestOpen < MarkdownStream.forcedSplitBytes + 64, "\(name): the open block grew to \(largestOpen) bytes")
+            #expect(firstDifference(streamMarkdown([document]), streamed) == nil, "\(name): whole vs 4-byte pieces")
+            let pieces = randomPieces(document, using: &rng, maxScalars: 2_000)
+            #expect(firstDifference(streamMarkdown(pieces), streamed) == nil, "\(name): random pieces, seed \(seed)")
+            // The same characters as the one-shot render, but for the spaces a split
+            // may drop or add at a join.
+            let oneShot = MarkdownRenderer().render(document)
+            func letters(_ lines: [StyledLine]) -> String { String(lines.map(\.plainText).joined().filter { !$0.isWhitespace }) }
+            #expect(letters(streamed) == letters(oneShot), "\(name): the text differs from a one-shot render")
+        }
     }
 }
