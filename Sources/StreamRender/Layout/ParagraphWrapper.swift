@@ -6,9 +6,9 @@
 /// no opportunity inside the line (a word wider than the width) the line ends
 /// between clusters. A wide cluster never straddles the edge; a cluster wider than
 /// the whole width is a line of its own, shown as a replacement. Spaces that do not
-/// fit hang past the edge and are dropped. A line holds at most the layout's width
-/// times ``GraphemeSegmenter/maximumClusterBytes`` bytes (a limit only zero-width
-/// clusters reach). Tabs expand to the next tab stop, cut at
+/// fit hang past the edge and are dropped. A line holds at most
+/// ``maximumLineBytes(width:)`` bytes (48 a column: a limit only stacks of combining
+/// marks and zero-width clusters reach). Tabs expand to the next tab stop, cut at
 /// the edge. A mandatory break (after U+2028, U+2029) ends the line.
 ///
 /// **Streaming.** Each call to ``advance(_:closed:breakers:emit:)`` sees the whole
@@ -111,10 +111,18 @@ struct ParagraphWrapper {
     /// The width of the current line's text.
     private var width: Int { onFirstLine ? firstLineWidth : otherLineWidth }
 
-    /// The most bytes a line holds: as many as a line of clusters of the largest
-    /// size (``GraphemeSegmenter/maximumClusterBytes``) at the layout's width, so only
-    /// zero-width clusters ever reach it.
-    private var maximumLineBytes: Int { settings.width * GraphemeSegmenter.maximumClusterBytes }
+    /// The most bytes a line of `width` columns holds: 48 a column, and at least one
+    /// cluster of the largest size (``GraphemeSegmenter/maximumClusterBytes``). Real
+    /// text stays far below (Vietnamese, Devanagari and Tibetan stacks take under 20
+    /// bytes a column); stacks of combining marks and zero-width clusters reach it and
+    /// end the line early. Every frame of a live view draws its open line again, so
+    /// the bound keeps a frame's cost near prose's (zalgo lines of 16 KB cost 5x
+    /// prose per byte in the live view, endless marks 16x).
+    static func maximumLineBytes(width: Int) -> Int {
+        max(GraphemeSegmenter.maximumClusterBytes, width * 48)
+    }
+
+    private var maximumLineBytes: Int { Self.maximumLineBytes(width: settings.width) }
 
     /// A tab at `column` of the current line: to the next stop, cut at the edge.
     private func tabWidth(at column: Int) -> Int {

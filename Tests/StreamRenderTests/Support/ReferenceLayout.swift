@@ -7,8 +7,8 @@
 /// A line from cluster s ends at the largest opportunity b (s < b <= o) where o is
 /// the first non-space cluster that does not fit (spaces count towards the column
 /// but never overflow); with none, before o (or o alone, as a replacement, when it
-/// is wider than the line, or, for a line of zero-width clusters, the first that
-/// would take the line past width x 256 bytes). A mandatory break always ends a line. Trailing spaces
+/// is wider than the line, or the first that would take the line past
+/// `ParagraphWrapper.maximumLineBytes(width:)`, 48 bytes a column). A mandatory break always ends a line. Trailing spaces
 /// are dropped at a wrap; at the paragraph's end only those past the edge are.
 enum ReferenceLayout {
     static func lines(_ paragraph: [UInt8], settings: LayoutSettings, number: Int = 0) -> [VisualLine] {
@@ -49,8 +49,8 @@ enum ReferenceLayout {
                 } else {
                     let w = clusters[i].width
                     if column + w > settings.width { o = i; break }
-                    // A line holds at most width x 256 bytes (zero-width clusters).
-                    if starts[i + 1] - starts[s] > settings.width * GraphemeSegmenter.maximumClusterBytes { o = i; break }
+                    // A line holds at most 48 bytes a column (marks and zero-width clusters).
+                    if starts[i + 1] - starts[s] > ParagraphWrapper.maximumLineBytes(width: settings.width) { o = i; break }
                     column += w
                 }
                 columnAfter.append(column)
