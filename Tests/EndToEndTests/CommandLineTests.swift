@@ -7,6 +7,17 @@ import Testing
     static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("StreamRenderTests/Resources")
 
+    /// How many times a memory bound is raised for a sanitised binary: a
+    /// sanitizer's shadow memory and allocator add to the resident size what the
+    /// program did not allocate. `Scripts/sanitizers/run` sets STREAMRENDER_SANITIZER.
+    static var memoryFactor: Int {
+        switch ProcessInfo.processInfo.environment["STREAMRENDER_SANITIZER"] {
+        case "thread": 8
+        case "address": 4
+        default: 1
+        }
+    }
+
     static var binary: URL {
         // The test bundle sits in the build folder next to the products.
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -55,7 +55,7 @@ import Testing
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(blockedPeak > 0 && blockedPeak < 64 * 1024, "peak RSS while blocked \(blockedPeak) KB")
+        #expect(blockedPeak > 0 && blockedPeak < 64 * 1024 * CommandLineTests.memoryFactor, "peak RSS while blocked \(blockedPeak) KB")
         // Every line arrived (letters counted: the live view's bytes are frames).
         let got = Self.letters(String(decoding: data, as: UTF8.self)).count
         let want = Self.letters(line).count * total

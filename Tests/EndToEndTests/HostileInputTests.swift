@@ -247,7 +247,7 @@ import Darwin
                 sourceLocation: sourceLocation)
         #expect(r.status == 0 || r.status == 1, "\(r.label): exit status \(r.status.map(String.init) ?? "none")\n\(r.stderr.prefix(2000))",
                 sourceLocation: sourceLocation)
-        #expect(r.peakKB < memoryMB << 10, "\(r.label): peak RSS \(r.peakMB) MB, limit \(memoryMB) MB", sourceLocation: sourceLocation)
+        #expect(r.peakKB < (memoryMB * CommandLineTests.memoryFactor) << 10, "\(r.label): peak RSS \(r.peakMB) MB, limit \(memoryMB) MB", sourceLocation: sourceLocation)
     }
 
     /// Standard error is exactly one error line per fault, each naming `naming`.
