@@ -184,8 +184,8 @@ public struct ResponseDecoder {
             lines.finish { parsed.append($0) }
             forwardAll(&parsed, output)
         case .text:
-            if requestedFormat == .auto && textOffset < Self.binaryProbeBytes && Self.looksBinary(binaryProbe[...]) {
-                judgedBinary(output)  // a short input, judged at its end
+            if requestedFormat == .auto && binaryProbe.count < Self.binaryProbeBytes && Self.looksBinary(binaryProbe[...]) {
+                judgedBinary(at: binaryProbe.count, output)  // a short input, judged at its end
                 return
             }
             textRepair.finish(into: &textBuffer)
@@ -479,9 +479,8 @@ public struct ResponseDecoder {
         return nil
     }
 
-    /// Bytes of the input decoded as text so far (the text paths feed from offset 0).
-    private var textOffset = 0
-    /// The first ``binaryProbeBytes`` bytes decoded as text (auto-detected only).
+    /// The first ``binaryProbeBytes`` bytes decoded as text (auto-detected only; the
+    /// text paths feed from offset 0, so its count is the offset reached while short).
     private var binaryProbe: [UInt8] = []
     /// Text is judged binary in its first this many bytes.
     static let binaryProbeBytes = 512
@@ -492,37 +491,32 @@ public struct ResponseDecoder {
     /// rest is ignored. The point is an offset of the input, so the verdict and the
     /// text shown are the same in every chunking.
     private mutating func feedText(_ bytes: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {
-        var bytes = bytes
-        if requestedFormat == .auto && textOffset < Self.binaryProbeBytes {
-            let probed = UnsafeBufferPointer(rebasing: bytes.prefix(Self.binaryProbeBytes - textOffset))
+        if requestedFormat == .auto && binaryProbe.count < Self.binaryProbeBytes {
+            let probed = UnsafeBufferPointer(rebasing: bytes.prefix(Self.binaryProbeBytes - binaryProbe.count))
             if let nul = probed.firstIndex(of: 0) {
                 textRepair.repair(UnsafeBufferPointer(rebasing: probed[..<nul]), into: &textBuffer)
-                textOffset += nul
-                return judgedBinary(output)
+                return judgedBinary(at: binaryProbe.count + nul, output)
             }
             binaryProbe.append(contentsOf: probed)
-            if binaryProbe.count == Self.binaryProbeBytes {
+            if binaryProbe.count == Self.binaryProbeBytes && Self.looksBinary(binaryProbe[...]) {
                 textRepair.repair(probed, into: &textBuffer)
-                textOffset += probed.count
-                if Self.looksBinary(binaryProbe[...]) { return judgedBinary(output) }
-                bytes = UnsafeBufferPointer(rebasing: bytes[probed.count...])
+                return judgedBinary(at: Self.binaryProbeBytes, output)
             }
         }
-        textOffset += bytes.count
         textRepair.repair(bytes, into: &textBuffer)
         flushText(output)
     }
 
-    /// Ends text at ``textOffset``: the text before it is shown, a diagnostic says
-    /// why the rest is not.
-    private mutating func judgedBinary(_ output: (Output) -> Void) {
+    /// Ends text at `offset`: the text before it is shown, a diagnostic says why the
+    /// rest is not.
+    private mutating func judgedBinary(at offset: Int, _ output: (Output) -> Void) {
         textRepair.finish(into: &textBuffer)
         flushText(output)
         mode = .binary
         output(.diagnostic(StreamDiagnostic(kind: .unrecognisedInput,
             message: "the input looks binary (NUL bytes or invalid UTF-8), not server-sent events or text: "
-                + "judged at byte \(textOffset); the text before it is shown, the rest is ignored",
-            byteOffset: textOffset)))
+                + "judged at byte \(offset); the text before it is shown, the rest is ignored",
+            byteOffset: offset)))
     }
 
     private mutating func flushText(_ output: (Output) -> Void) {

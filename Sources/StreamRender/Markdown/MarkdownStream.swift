@@ -254,7 +254,8 @@ public struct MarkdownStream {
                         if complete { lineStartsPlain = false }
                         return
                     }
-                    lineStartsPlain = startsParagraph(prefix)
+                    // (Nothing after a plain line's first bytes changes the blocks before it.)
+                    lineStartsPlain = shapes(adding: prefix).startsBlock != nil
                     if lineStartsPlain == true { cut() }
                 }
             }
@@ -351,19 +352,21 @@ public struct MarkdownStream {
         linePieceStart = end
     }
 
-    /// Whether a line starting with `prefix` (plain text) starts a new paragraph
-    /// after the region, by the parse ``process(_:continuingSplit:)`` makes (nothing
-    /// after a plain line's first bytes changes the blocks before it).
-    private mutating func startsParagraph(_ prefix: [UInt8]) -> Bool {
+    /// The region's top-level blocks before and after `line` is added, and the line's
+    /// own shape when it starts a new top-level block there: the blocks before stay
+    /// as they were, one more follows, and it is what the line parses to alone (not,
+    /// say, a table whose header was the line before).
+    private mutating func shapes(adding line: [UInt8])
+        -> (before: [MarkdownRenderer.Node], after: [MarkdownRenderer.Node], startsBlock: [MarkdownRenderer.Node]?) {
         let before = shape(region: region)
         var test = region
-        test += prefix
+        test += line
         test.append(0x0A)
         let after = shape(region: test)
         let beforeTags = before.map(\.tag), afterTags = after.map(\.tag)
-        guard afterTags.count == beforeTags.count + 1 && Array(afterTags.dropLast()) == beforeTags else { return false }
-        let alone = shape(region: prefix + [0x0A])
-        return alone.count == 1 && alone[0].tag == afterTags.last
+        guard afterTags.count == beforeTags.count + 1 && Array(afterTags.dropLast()) == beforeTags else { return (before, after, nil) }
+        let alone = shape(region: line + [0x0A])
+        return (before, after, alone.count == 1 && alone[0].tag == afterTags.last ? alone : nil)
     }
 
     // MARK: - Lines
@@ -397,24 +400,15 @@ public struct MarkdownStream {
         // region takes a few before its earlier items are made final.
         let batchedItem = !lastLineBlank && region.count < Self.listBatchBytes && Self.isListItem(line)
         if !blank && !batchedItem && (lastLineBlank || Self.mayStartBlock(line)) {
-            let before = shape(region: region)
-            var test = region
-            test += line
-            test.append(0x0A)
-            let after = shape(region: test)
-            let beforeTags = before.map(\.tag), afterTags = after.map(\.tag)
-            let grew = afterTags.count == beforeTags.count + 1 && Array(afterTags.dropLast()) == beforeTags
-            let listGrew = afterTags == beforeTags && after.last?.tag.hasPrefix("list") == true
-                && after.last!.children.count == before.last!.children.count + 1
-            // A new top-level block must start at the line (not, say, a table whose
-            // header was the line before); a list that grew by one item grew at the line.
-            let alone = grew ? shape(region: line + [0x0A]) : []
-            if grew, alone.count == 1, alone[0].tag == afterTags.last {
+            let (before, after, startsBlock) = shapes(adding: line)
+            if let startsBlock {
                 cut()
-                start(line, continuing: nil, shape: alone)
+                start(line, continuing: nil, shape: startsBlock)
                 return
             }
-            if listGrew {
+            // A list that grew by one item grew at the line.
+            if after.map(\.tag) == before.map(\.tag) && after.last?.tag.hasPrefix("list") == true
+                && after.last!.children.count == before.last!.children.count + 1 {
                 // A new top-level item of the same list: the earlier items are final.
                 let next = cut()
                 start(line, continuing: .list(next: next))
