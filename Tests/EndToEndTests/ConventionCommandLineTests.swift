@@ -31,7 +31,9 @@ import Testing
 
     @Test func noColorFlagIsLikeNoColor() throws {
         let colour = #"\u001B\[[0-9;]*(3[0-7]|38;|9[0-7])[;m]"#
-        let base = ["--output", "ansi", "--pace", "off", "--width", "60", Self.fixture]
+        // (At most a frame a second: a slow run, a sanitised binary say, draws no
+        // frame but the first and the last, so both runs draw the same frames.)
+        let base = ["--output", "ansi", "--pace", "off", "--fps", "1", "--width", "60", Self.fixture]
         let coloured = try CommandLineTests.run(base + ["--color", "always"], environment: ["NO_COLOR": ""])
         #expect(Self.text(coloured).range(of: colour, options: .regularExpression) != nil)
         let flag = try CommandLineTests.run(base + ["--color", "always", "--no-color"], environment: ["NO_COLOR": ""])
