@@ -125,10 +125,25 @@ if CommandLine.arguments.dropFirst().first == "pacing" || CommandLine.arguments.
 // paragraphs, a 10 MB line) through a StreamRenderer as plain text in 4-byte pieces,
 // plain output and the inline view (markdown on, unpaced, a frame every 17 pieces):
 // its CPU time per byte at most 3x the coding answer's (prose). `benchmark-ratios
-// cliffs` runs only these; CLIFFS_MB scales the classes (default 1; the line is 10x).
+// cliffs` runs only these; CLIFFS_MB scales the classes (default 1; the line is 10x),
+// CLIFFS_CLASSES=prose,long-line picks some (prose is always measured: the base).
+// `benchmark-ratios profile-cliff CLASS [inline|plain]` renders one class, for perf.
+if CommandLine.arguments.dropFirst().first == "profile-cliff" {
+    let arguments = CommandLine.arguments
+    let name = arguments.count > 2 ? arguments[2] : "long-line"
+    let output = StreamRenderer.Configuration.Output(rawValue: arguments.count > 3 ? arguments[3] : "inline") ?? .inline
+    guard let cliff = Corpus.cliffClasses().first(where: { $0.name == name }) else {
+        FileHandle.standardError.write(Data("no input class '\(name)'\n".utf8))
+        exit(2)
+    }
+    let bytes = Corpus.renderText(Corpus.bytePieces(cliff.text, size: 4), output: output, markdown: true)
+    print("\(name), \(output): \(bytes) bytes written")
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "cliffs" || CommandLine.arguments.count == 1 {
     let size = Int((Double(ProcessInfo.processInfo.environment["CLIFFS_MB"] ?? "1") ?? 1) * 1_048_576)
-    let classes = Corpus.cliffClasses(size: size)
+    let picked = ProcessInfo.processInfo.environment["CLIFFS_CLASSES"].map { Set($0.split(separator: ",").map(String.init) + ["prose"]) }
+    let classes = Corpus.cliffClasses(size: size).filter { picked?.contains($0.name) ?? true }
     var sink = 0
     for (output, markdown) in [(StreamRenderer.Configuration.Output.plain, false), (.plain, true), (.inline, true)] {
         let mode = "\(output)\(markdown ? "" : ", markdown off")"

@@ -103,6 +103,22 @@ public struct MarkdownStream {
     /// Where a forced split may fall: the last this many bytes before
     /// ``forcedSplitBytes`` (the rules above split only before them).
     static let forcedSplitWindow = 1 << 10
+    /// An inline construct (emphasis or strikethrough run, code span, bracket, link
+    /// destination) opened this many bytes before a split point no longer stops the
+    /// split: it is taken to be literal text. A lone delimiter that nothing closes
+    /// (`~300 ms`, `*args`, a stray backtick) would otherwise keep a paragraph, or a
+    /// line that never ends, from splitting until ``forcedSplitBytes`` or
+    /// ``maximumRegionBytes``, and the open block a frame renders grew with it. A
+    /// deviation from a one-shot render only for a construct that spans more than
+    /// this and a split point, and is closed after it.
+    public static let openConstructBytes = 2 << 10
+    /// A paragraph this long is split whatever is open: before its next line that
+    /// can only continue it, or, in a line this long, by the forced split's rules
+    /// (its ``forcedSplitWindow`` bytes before this many bytes from the line's start).
+    /// Delimiters that nothing closes may come more often than
+    /// ``openConstructBytes`` (`~300 ms … (~6 s) … *args`): the bound on the open
+    /// block. The same deviation, for a construct open across this many bytes.
+    public static let openParagraphBytes = 4 << 10
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
     private var inline = InlineScanner()
@@ -266,15 +282,17 @@ public struct MarkdownStream {
             if lineInline == nil { lineInline = region.isEmpty ? InlineScanner() : inline }
             var split: (at: Int, space: Bool)?
             var p = lineExamined
-            let forcedStart = Self.forcedSplitBytes - Self.forcedSplitWindow
-            while p < n && p < forcedStart && (complete || p + k < n) {
+            // Paragraph text is split by the forced split's rules at
+            // ``openParagraphBytes``, a line with a `|` at ``forcedSplitBytes``.
+            while p < n && p < (linePipe ? Self.forcedSplitBytes : Self.openParagraphBytes) - Self.forcedSplitWindow
+                    && (complete || p + k < n) {
                 let b = partial[p]
                 if region.count + p >= Self.splitThreshold && (!linePipe || p >= Self.pipedLineBytes) && p > 0 {
                     if b == 0x20 {
                         let next = p + 1 < n ? partial[p + 1] : 0x20
                         if partial[p - 1] != 0x20 && partial[p - 1] != 0x09 && (next >= 0x80 || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A)) {
                             scanLine(to: p)
-                            if lineInline!.isBalanced { split = (p, true) }
+                            if lineInline!.isBalanced(openedSince: lineInline!.position - Self.openConstructBytes) { split = (p, true) }
                         }
                     } else if Self.isWordByte(b) && b & 0xC0 != 0x80 && Self.isWordByte(partial[p - 1])
                                 && (lineLastNonWord < 0 || partial[lineLastNonWord] == 0x20) && p + k <= n
@@ -282,7 +300,9 @@ public struct MarkdownStream {
                         // The word holds nothing the scanner follows: its state is the
                         // one at the word's start.
                         scanLine(to: max(0, lineLastNonWord))
-                        if lineInline!.isBalanced { split = (p, false) }
+                        // (The scanner stands at the word's start, `p` past it.)
+                        let since = lineInline!.position + (p - linePieceStart) - Self.openConstructBytes
+                        if lineInline!.isBalanced(openedSince: since) { split = (p, false) }
                     }
                 }
                 if split != nil { break }
@@ -292,7 +312,9 @@ public struct MarkdownStream {
             }
             lineExamined = p
             guard let (at, space) = split else {
-                if forceSplit(complete: complete) { continue }
+                let limit = Self.openParagraphBytes
+                if !linePipe && n >= limit + k && partial[..<limit].contains(UInt8(ascii: "|")) { linePipe = true }
+                if forceSplit(complete: complete, limit: linePipe ? Self.forcedSplitBytes : limit) { continue }
                 return
             }
             // The part before the point is the region's last (unfinished) line.
@@ -306,19 +328,19 @@ public struct MarkdownStream {
         }
     }
 
-    /// Splits an unfinished line that reached ``forcedSplitBytes`` (plus the
-    /// lookahead) with no split made by the rules of ``splitLongLine(complete:)``
-    /// (which look only before the window): at the last single space before a letter
-    /// or non-ASCII character in the window (the join is the space), or else at the
-    /// last scalar boundary before ``forcedSplitBytes`` (the join is nothing). The
+    /// Splits an unfinished line that reached `limit` (plus the lookahead: the
+    /// ``forcedSplitBytes``, or ``openParagraphBytes`` for paragraph text) with no
+    /// split made by the rules of ``splitLongLine(complete:)`` (which look only before
+    /// the window): at the last single space before a letter or non-ASCII character
+    /// in the window (the join is the space), or else at the last scalar boundary
+    /// before `limit` (the join is nothing). The
     /// point depends on the line's bytes alone. The part before it is rendered as the
     /// block the line started (final at once); the rest continues as paragraph text
     /// joined to it.
     ///
     /// - Complexity: O(``forcedSplitWindow``) plus a parse of the part made final.
     @discardableResult
-    private mutating func forceSplit(complete: Bool) -> Bool {
-        let limit = Self.forcedSplitBytes
+    private mutating func forceSplit(complete: Bool, limit: Int = forcedSplitBytes) -> Bool {
         guard fence == nil, partial.count >= limit + Self.splitLookahead else { return false }
         var at = limit
         var space = false
@@ -418,7 +440,8 @@ public struct MarkdownStream {
             return
         }
         if !blank && allPlain && !lastLineBlank && region.count >= Self.splitThreshold && Self.isPlainLine(line)
-            && inline.isBalanced && !lastLineBackslash && !lastLineHardBreak {
+            && (inline.isBalanced(openedSince: inline.position - Self.openConstructBytes) || region.count >= Self.openParagraphBytes)
+            && !lastLineBackslash && !lastLineHardBreak {
             cut(continuing: true)
             start(line, continuing: .paragraph)
             return
@@ -460,10 +483,8 @@ public struct MarkdownStream {
         lastLineBlank = blank
         lastLineBackslash = line.last == UInt8(ascii: "\\")
         lastLineHardBreak = line.count >= 2 && line[line.count - 1] == 0x20 && line[line.count - 2] == 0x20
-        if !blank {
-            if !Self.isPlainLine(line) { allPlain = false }
-            if allPlain { inline.scan(line) }
-        }
+        if !blank && !Self.isPlainLine(line) { allPlain = false }
+        if allPlain { inline.scan(line, lineEnd: true) }
     }
 
     /// Renders the region as final; returns the number the next item of its last
@@ -748,16 +769,33 @@ struct InlineScanner {
         case code(Int, at: Int)
         case bracket(at: Int)
         case destination(at: Int)
+
+        var at: Int {
+            switch self {
+            case .run(_, _, let at), .code(_, let at), .bracket(let at), .destination(let at): at
+            }
+        }
     }
 
     private var stack: [Opener] = []
-    /// A run closed an opener of another length: matching is too subtle to follow.
-    private var confused = false
+    /// Where a run closed an opener of another length (matching is too subtle to
+    /// follow from there), if one did.
+    private var confusedAt: Int?
+    /// Where the next line scanned without a `base` starts: the bytes scanned so far,
+    /// plus one for each line's end (``scan(_:skipMarkers:base:)``'s `lineEnd`).
+    private(set) var position = 0
     /// Where the last delimiter run (or code-span or bracket opener) ended, if it
     /// ended the text scanned.
     private var trailing: (start: Int, end: Int)?
 
-    var isBalanced: Bool { stack.isEmpty && !confused }
+    /// Nothing is open that started at or after `start` (a position as in
+    /// ``position``): openers before it, and a confusion before it, are taken to
+    /// be literal text. The stream uses it to split past a delimiter left open far
+    /// back (`~300 ms` opens a strikethrough that nothing may ever close).
+    func isBalanced(openedSince start: Int) -> Bool {
+        if let confusedAt, confusedAt >= start { return false }
+        return stack.allSatisfy { $0.at < start }
+    }
 
     private static func isSpace(_ b: UInt8?) -> Bool { b == nil || b == 0x20 || b == 0x09 || b == 0x0A }
     private static func isPunct(_ b: UInt8?) -> Bool {
@@ -765,10 +803,14 @@ struct InlineScanner {
         return (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
     }
 
-    /// Scans one line (`base`: its offset in the text, for speculation).
-    mutating func scan(_ line: [UInt8], skipMarkers: Bool = false, base: Int = 0) {
+    /// Scans one line, or a piece of one that starts and ends at a space (`base`:
+    /// its offset in the text, ``position`` when not given; `lineEnd`: a line's end
+    /// follows it).
+    mutating func scan(_ line: [UInt8], skipMarkers: Bool = false, base: Int? = nil, lineEnd: Bool = false) {
         var i = 0
         let n = line.count
+        let base = base ?? position
+        position = base + n + (lineEnd ? 1 : 0)
         if skipMarkers { i = Self.skipMarkers(line) }
         trailing = nil
         while i < n {
@@ -805,8 +847,14 @@ struct InlineScanner {
                     canClose = right && (!left || Self.isPunct(after))
                 }
                 var closed = false
-                if canClose, let k = stack.lastIndex(where: { if case .run(b, _, _) = $0 { return true }; return false }) {
-                    if case .run(_, let length, _) = stack[k], length != run { confused = true }
+                // A closer matches a run opened after the last open bracket only (a
+                // run outside a link's text cannot close inside it; when the bracket
+                // turns out not to be a link this is conservative: more stays open).
+                let floor = (stack.lastIndex(where: { opener in
+                    switch opener { case .bracket, .destination: true; default: false }
+                }) ?? -1) + 1
+                if canClose, let k = stack[floor...].lastIndex(where: { if case .run(b, _, _) = $0 { return true }; return false }) {
+                    if case .run(_, let length, _) = stack[k], length != run { confusedAt = base + i }
                     stack.removeSubrange(k...)
                     closed = true
                 }
@@ -883,7 +931,9 @@ struct InlineScanner {
             removed = t.start..<t.end
             stack.removeLast()
         }
-        for opener in stack.reversed() {
+        // A construct open longer than the stream lets it block a split is shown
+        // as it will be final: literal.
+        for opener in stack.reversed() where opener.at >= end - MarkdownStream.openConstructBytes {
             switch opener {
             case .run(let c, let length, _): closers += repeatElement(c, count: length)
             case .code(let length, _): closers += repeatElement(UInt8(ascii: "`"), count: length)

@@ -119,7 +119,8 @@ import Testing
         ("emoji", String(repeating: "👍🏽👩‍👩‍👧‍👦🇫🇷1️⃣✨", count: 600)),
         ("zalgo", String(repeating: "z\u{301}\u{316}a\u{302}l\u{303}\u{317}\u{318}g\u{304}o ", count: 800)),
         ("base64", String(repeating: "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo+/w==", count: 500)),
-        ("emphasis open past the threshold", "*" + String(repeating: "emphasised words ", count: 200) + "end* and "
+        // (Closed within `openConstructBytes`: a longer one is shown literally.)
+        ("emphasis open past the threshold", "*" + String(repeating: "emphasised words ", count: 110) + "end* and "
             + String(repeating: "plain words ", count: 200)),
         ("url in a long word", String(repeating: "x", count: 1_100) + "www.example.com/" + String(repeating: "y", count: 1_200)
             + " http://example.com " + String(repeating: "z", count: 1_500)),
@@ -190,12 +191,55 @@ import Testing
         #expect(early.at == MarkdownStream.forcedSplitBytes + MarkdownStream.splitLookahead,
                 "a line starting like a table row was split after \(early.at ?? 0) bytes, not only by the forced split")
         #expect(early.merged == MarkdownRenderer().render(tableLike))
-        // Emphasis opened at the start: nothing is final before it closes.
+        // Emphasis opened at the start: nothing is final while it may still close
+        // (`openConstructBytes`); past that it is taken to be a literal `*`.
         let open = "*" + String(repeating: "emphasised words ", count: 200)
-        var openStream = MarkdownStream()
-        var openFinals: [StyledLine] = []
-        for piece in CliffTests.pieces(open, size: 4) { openFinals += openStream.append(piece) }
-        #expect(openFinals.isEmpty)
+        let opened = firstFinal(open)
+        #expect((opened.at ?? 0) > MarkdownStream.openConstructBytes, "first part final after \(opened.at ?? 0) bytes")
+        #expect((opened.at ?? .max) < MarkdownStream.openConstructBytes + MarkdownStream.splitThreshold)
+        #expect(opened.merged == MarkdownRenderer().render(open))
+    }
+
+    /// A delimiter nothing closes (`~300 ms` opens a strikethrough, `*args` emphasis)
+    /// stops blocking splits `openConstructBytes` after it, and a paragraph is split
+    /// by `openParagraphBytes` whatever is open: the open block of a line or
+    /// paragraph full of them stays bounded, and, as nothing closes them, the result
+    /// is the one-shot render's in every chunking. A construct open across a
+    /// split point is closed only inside its own brackets: a `~` in a link's text
+    /// does not close the one before the link, so the link is never split.
+    @Test func aDelimiterNothingClosesStopsBlockingSplits() {
+        let prose = String(repeating: "the first recommendation shows up after ~300 ms instead of after the whole answer (~6 s) has arrived, and "
+            + String(repeating: "words of plain prose ", count: 60) + "calls f(*args) then ", count: 12)
+        let link = "~300 ms " + String(repeating: "plain words ", count: 200) + "[a link whose text~ runs "
+            + String(repeating: "on and on ", count: 150) + "to the end](https://example.com/x) and after."
+        let seed = TestSeed.base(0x14_0004)
+        var rng = SeededGenerator(seed: seed)
+        for (name, line) in [("approximations", prose), ("link after an open tilde", link)] {
+            for document in [line + "\n", "Intro line\n" + line + "\nnext line\n",
+                             line.replacingOccurrences(of: " and ", with: "\nand ") + "\n"] {
+                var stream = MarkdownStream()
+                var finals: [StyledLine] = []
+                var largestOpen = 0
+                for piece in CliffTests.pieces(document, size: 4) {
+                    finals += stream.append(piece)
+                    largestOpen = max(largestOpen, stream.openRegionBytes + stream.openLineBytes)
+                }
+                finals += stream.finish()
+                // (A line of the paragraph may follow the split its region waits for.)
+                let bound = MarkdownStream.openParagraphBytes + 2_048
+                #expect(largestOpen < bound, "\(name): the open block grew to \(largestOpen) bytes")
+                let whole = MarkdownRenderer().render(document)
+                #expect(firstDifference(MarkdownStream.merged(finals), whole) == nil, "\(name) in 4-byte pieces")
+                let pieces = randomPieces(document, using: &rng, maxScalars: 300)
+                #expect(firstDifference(streamMarkdown(pieces), whole) == nil, "\(name): random pieces, seed \(seed)")
+            }
+        }
+        // The deviation: emphasis closed more than `openConstructBytes` after it
+        // opened, across a split point, is shown literally.
+        let long = "*" + String(repeating: "emphasised words ", count: 200) + "end* and after"
+        let streamed = streamMarkdown(CliffTests.pieces(long, size: 4))
+        #expect(streamed.map(\.plainText).joined().hasPrefix("*emphasised"))
+        #expect(streamed.map(\.plainText).joined().contains("end*"))
     }
 
     /// Lines no rule splits (a heading, a list item, a quote, an emphasis left open, a
