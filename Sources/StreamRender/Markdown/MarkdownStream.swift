@@ -111,7 +111,7 @@ public struct MarkdownStream {
     /// ``maximumRegionBytes``, and the open block a frame renders grew with it. A
     /// deviation from a one-shot render only for a construct that spans more than
     /// this and a split point, and is closed after it.
-    public static let openConstructBytes = 2 << 10
+    public static let openConstructBytes = 1 << 10
     /// A paragraph this long is split whatever is open: before its next line that
     /// can only continue it, or, in a line this long, by the forced split's rules
     /// (its ``forcedSplitWindow`` bytes before this many bytes from the line's start).
@@ -236,7 +236,8 @@ public struct MarkdownStream {
     ///   entity, escape or link can span the point).
     /// The line must start as plain paragraph text (``isPlainLine(_:)`` of its first
     /// ``plainPrefix`` bytes), start a paragraph or continue a region of such lines,
-    /// and hold no `|` before the point unless it is ``pipedLineBytes`` long. Each
+    /// and hold no `|` before the point unless it is ``pipedLineBytes`` long (the rest
+    /// of a line split once is no header row: its `|` do not count). Each
     /// decision waits for ``splitLookahead`` bytes after the point (or the line's
     /// end), so it depends on the text alone, not on its chunking.
     /// Deviations from a one-shot render (see ARCHITECTURE.md): a table header row
@@ -307,13 +308,14 @@ public struct MarkdownStream {
                 }
                 if split != nil { break }
                 if !Self.isInertByte(b) { lineLastNonWord = p }
-                if b == UInt8(ascii: "|") { linePipe = true }
+                // (The rest of a line split already is no table's header row.)
+                if b == UInt8(ascii: "|") && !lineContinuesSplit { linePipe = true }
                 p += 1
             }
             lineExamined = p
             guard let (at, space) = split else {
                 let limit = Self.openParagraphBytes
-                if !linePipe && n >= limit + k && partial[..<limit].contains(UInt8(ascii: "|")) { linePipe = true }
+                if !linePipe && !lineContinuesSplit && n >= limit + k && partial[..<limit].contains(UInt8(ascii: "|")) { linePipe = true }
                 if forceSplit(complete: complete, limit: linePipe ? Self.forcedSplitBytes : limit) { continue }
                 return
             }

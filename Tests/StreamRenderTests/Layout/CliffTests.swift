@@ -119,8 +119,10 @@ import Testing
         ("emoji", String(repeating: "👍🏽👩‍👩‍👧‍👦🇫🇷1️⃣✨", count: 600)),
         ("zalgo", String(repeating: "z\u{301}\u{316}a\u{302}l\u{303}\u{317}\u{318}g\u{304}o ", count: 800)),
         ("base64", String(repeating: "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo+/w==", count: 500)),
-        // (Closed within `openConstructBytes`: a longer one is shown literally.)
-        ("emphasis open past the threshold", "*" + String(repeating: "emphasised words ", count: 110) + "end* and "
+        // (Closed within `openConstructBytes` of its opening, across the threshold: a
+        // longer one is shown literally.)
+        ("emphasis open past the threshold", String(repeating: "plain words ", count: 50) + "*"
+            + String(repeating: "emphasised words ", count: 40) + "end* and "
             + String(repeating: "plain words ", count: 200)),
         ("url in a long word", String(repeating: "x", count: 1_100) + "www.example.com/" + String(repeating: "y", count: 1_200)
             + " http://example.com " + String(repeating: "z", count: 1_500)),
@@ -210,8 +212,11 @@ import Testing
     @Test func aDelimiterNothingClosesStopsBlockingSplits() {
         let prose = String(repeating: "the first recommendation shows up after ~300 ms instead of after the whole answer (~6 s) has arrived, and "
             + String(repeating: "words of plain prose ", count: 60) + "calls f(*args) then ", count: 12)
-        let link = "~300 ms " + String(repeating: "plain words ", count: 200) + "[a link whose text~ runs "
-            + String(repeating: "on and on ", count: 150) + "to the end](https://example.com/x) and after."
+        // The first split point (past 1 KB, the `~` then a kilobyte old) falls inside
+        // the link's text; the `~` there must not close the first one.
+        let link = "~300 ms " + String(repeating: "plain words ", count: 58) + "[a link whose text~ runs "
+            + String(repeating: "on and on ", count: 60) + "to the end](https://example.com/x) and after "
+            + String(repeating: "plain words ", count: 200)
         let seed = TestSeed.base(0x14_0004)
         var rng = SeededGenerator(seed: seed)
         for (name, line) in [("approximations", prose), ("link after an open tilde", link)] {
@@ -234,6 +239,24 @@ import Testing
                 #expect(firstDifference(streamMarkdown(pieces), whole) == nil, "\(name): random pieces, seed \(seed)")
             }
         }
+        // A `|` keeps a line from splitting before `pipedLineBytes` (it may be a
+        // table's header row); the rest of a line split once is not, so its `|` do
+        // not hold it back.
+        let piped = String(repeating: "plain words ", count: 6) + "a | b "
+            + String(repeating: String(repeating: "plain words ", count: 120) + "a | b ", count: 12)
+        var pipedStream = MarkdownStream()
+        var pipedFinals: [StyledLine] = []
+        var fed = 0, firstFinalAt = 0, largestAfter = 0
+        for piece in CliffTests.pieces(piped, size: 4) {
+            pipedFinals += pipedStream.append(piece)
+            fed += piece.utf8.count
+            if firstFinalAt == 0 && !pipedFinals.isEmpty { firstFinalAt = fed }
+            if firstFinalAt > 0 { largestAfter = max(largestAfter, pipedStream.openRegionBytes + pipedStream.openLineBytes) }
+        }
+        pipedFinals += pipedStream.finish()
+        #expect(firstFinalAt > MarkdownStream.pipedLineBytes, "first part final after \(firstFinalAt) bytes")
+        #expect(largestAfter < MarkdownStream.splitThreshold + 600, "after the first split the open block grew to \(largestAfter) bytes")
+        #expect(MarkdownStream.merged(pipedFinals) == MarkdownRenderer().render(piped))
         // The deviation: emphasis closed more than `openConstructBytes` after it
         // opened, across a split point, is shown literally.
         let long = "*" + String(repeating: "emphasised words ", count: 200) + "end* and after"
