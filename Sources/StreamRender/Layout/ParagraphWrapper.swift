@@ -7,7 +7,7 @@
 /// between clusters. A wide cluster never straddles the edge; a cluster wider than
 /// the whole width is a line of its own, shown as a replacement. Spaces that do not
 /// fit hang past the edge and are dropped. A line holds at most
-/// ``maximumLineBytes(width:)`` bytes (48 a column: a limit only stacks of combining
+/// ``maximumLineBytes(width:)`` bytes (24 a column: a limit only stacks of combining
 /// marks and zero-width clusters reach). Tabs expand to the next tab stop, cut at
 /// the edge. A mandatory break (after U+2028, U+2029) ends the line.
 ///
@@ -111,15 +111,16 @@ struct ParagraphWrapper {
     /// The width of the current line's text.
     private var width: Int { onFirstLine ? firstLineWidth : otherLineWidth }
 
-    /// The most bytes a line of `width` columns holds: 48 a column, and at least one
+    /// The most bytes a line of `width` columns holds: 24 a column, and at least one
     /// cluster of the largest size (``GraphemeSegmenter/maximumClusterBytes``). Real
-    /// text stays far below (Vietnamese, Devanagari and Tibetan stacks take under 20
-    /// bytes a column); stacks of combining marks and zero-width clusters reach it and
-    /// end the line early. Every frame of a live view draws its open line again, so
-    /// the bound keeps a frame's cost near prose's (zalgo lines of 16 KB cost 5x
-    /// prose per byte in the live view, endless marks 16x).
+    /// text stays below (Vietnamese, Devanagari and Tibetan stacks take under 20
+    /// bytes a column, the longest emoji sequences 18); stacks of combining marks and
+    /// zero-width clusters reach it and end the line early. Every frame of a live
+    /// view wraps and draws its open line again, so the bound keeps a frame's cost
+    /// near prose's (zalgo lines of 16 KB cost 5x prose per byte in the live view and
+    /// endless marks 16x; at 48 a column endless marks still cost 3.5x).
     static func maximumLineBytes(width: Int) -> Int {
-        max(GraphemeSegmenter.maximumClusterBytes, width * 48)
+        max(GraphemeSegmenter.maximumClusterBytes, width * 24)
     }
 
     private var maximumLineBytes: Int { Self.maximumLineBytes(width: settings.width) }

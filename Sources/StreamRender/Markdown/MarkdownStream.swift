@@ -31,6 +31,12 @@ public struct MarkdownStream {
     public let renderer: MarkdownRenderer
     /// A paragraph is split (where it safely can be) once its region is this long.
     public static let splitThreshold = 1024
+    /// The rest of a line split already is split again once it is this long: a line
+    /// over ``splitThreshold`` is not prose's (hex, CJK without line ends, an answer
+    /// on one line, endless marks), and the smaller its open part, the less a frame
+    /// renders again (endless combining marks cost 3.9x prose per byte in the inline
+    /// view with parts of 1 KB).
+    public static let continuedSplitBytes = 256
     /// A region longer than this is cut whatever it holds.
     public static let maximumRegionBytes = 256 << 10
     /// A list item line arriving while the region is shorter than this does not make
@@ -254,7 +260,8 @@ public struct MarkdownStream {
         while true {
             let n = partial.count
             // No split point before the threshold: nothing to look at yet.
-            guard region.count + n >= Self.splitThreshold else { return }
+            let threshold = lineContinuesSplit ? Self.continuedSplitBytes : Self.splitThreshold
+            guard region.count + n >= threshold else { return }
             if lineStartsPlain == nil {
                 guard complete || n >= Self.plainPrefix else { return }
                 let prefix = Array(partial[..<min(n, Self.plainPrefix)])
@@ -288,7 +295,7 @@ public struct MarkdownStream {
             while p < n && p < (linePipe ? Self.forcedSplitBytes : Self.openParagraphBytes) - Self.forcedSplitWindow
                     && (complete || p + k < n) {
                 let b = partial[p]
-                if region.count + p >= Self.splitThreshold && (!linePipe || p >= Self.pipedLineBytes) && p > 0 {
+                if region.count + p >= threshold && (!linePipe || p >= Self.pipedLineBytes) && p > 0 {
                     if b == 0x20 {
                         let next = p + 1 < n ? partial[p + 1] : 0x20
                         if partial[p - 1] != 0x20 && partial[p - 1] != 0x09 && (next >= 0x80 || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A)) {

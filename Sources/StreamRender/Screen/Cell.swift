@@ -39,4 +39,19 @@ public struct Cell: Hashable, Sendable, CustomStringConvertible {
     public var isPlainBlank: Bool { text == " " && style == .plain }
 
     public var description: String { isContinuation ? "▸" : text }
+
+    /// Cells are equal when they send the terminal the same bytes: their clusters
+    /// compare byte for byte, not by canonical equivalence (`String`'s `==`, which
+    /// normalises text that is not known to be NFC: a frame diff of a row of
+    /// combining marks spent a tenth of its time there).
+    ///
+    /// - Complexity: O(n) in the clusters' bytes.
+    public static func == (a: Cell, b: Cell) -> Bool {
+        guard a.width == b.width && a.style == b.style else { return false }
+        let x = a.text.utf8, y = b.text.utf8
+        guard x.count == y.count else { return false }
+        return x.withContiguousStorageIfAvailable { xb in
+            y.withContiguousStorageIfAvailable { yb in xb.elementsEqual(yb) }
+        }.flatMap { $0 } ?? x.elementsEqual(y)
+    }
 }

@@ -33,38 +33,43 @@ final class ICUBreaker {
     ///
     /// - Complexity: O(n) in the bytes of `text`.
     func run(_ text: UnsafeBufferPointer<UInt8>) {
-        // The buffers are moved into locals for the loops: appending to a class's
-        // stored arrays checks exclusive access on every element.
-        var boundaries = take(&self.boundaries), hard = take(&self.hard)
-        var utf16 = take(&self.utf16), utf8Offsets = take(&self.utf8Offsets)
-        defer {
-            self.boundaries = boundaries
-            self.hard = hard
-            self.utf16 = utf16
-            self.utf8Offsets = utf8Offsets
-        }
+        boundaries.removeAll(keepingCapacity: true)
+        hard.removeAll(keepingCapacity: true)
         let n = text.count
         if n == 0 { return }
-        var i = 0
-        while i < n {
-            let (scalar, next) = DisplayWidth.decodeScalar(text, at: i)
-            if scalar < 0x10000 {
-                utf16.append(UInt16(scalar))
-                utf8Offsets.append(Int32(i))
-            } else {
-                let v = scalar - 0x10000
-                utf16.append(UInt16(0xD800 + (v >> 10)))
-                utf16.append(UInt16(0xDC00 + (v & 0x3FF)))
-                utf8Offsets.append(Int32(i))
-                utf8Offsets.append(Int32(i))
-            }
-            i = next
+        // A scalar of k UTF-8 bytes is at most k UTF-16 units (4 bytes: 2 units), so
+        // buffers of n (and n + 1 offsets) always suffice: they are written through
+        // pointers, not appended to (an append checks its array's uniqueness: a
+        // tenth of the time on text ICU segments, such as combining marks).
+        if utf16.count < n {
+            let size = max(n, 2 * utf16.count)
+            utf16 = [UInt16](repeating: 0, count: size)
+            utf8Offsets = [Int32](repeating: 0, count: size + 1)
+            rawBoundaries = [Int32](repeating: 0, count: size)
+            rawHard = [UInt8](repeating: 0, count: size)
         }
-        utf8Offsets.append(Int32(n))
-        let length = utf16.count
-        if rawBoundaries.count < length {
-            rawBoundaries = [Int32](repeating: 0, count: length)
-            rawHard = [UInt8](repeating: 0, count: length)
+        let length = utf16.withUnsafeMutableBufferPointer { u in
+            utf8Offsets.withUnsafeMutableBufferPointer { o in
+                var i = 0, k = 0
+                while i < n {
+                    let (scalar, next) = DisplayWidth.decodeScalar(text, at: i)
+                    if scalar < 0x10000 {
+                        u[k] = UInt16(scalar)
+                        o[k] = Int32(i)
+                        k += 1
+                    } else {
+                        let v = scalar - 0x10000
+                        u[k] = UInt16(0xD800 + (v >> 10))
+                        u[k + 1] = UInt16(0xDC00 + (v & 0x3FF))
+                        o[k] = Int32(i)
+                        o[k + 1] = Int32(i)
+                        k += 2
+                    }
+                    i = next
+                }
+                o[k] = Int32(n)
+                return k
+            }
         }
         let count = utf16.withUnsafeBufferPointer { u in
             rawBoundaries.withUnsafeMutableBufferPointer { b in
@@ -75,22 +80,12 @@ final class ICUBreaker {
         }
         precondition(count >= 0, "ICU break iteration failed")
         rawBoundaries.withUnsafeBufferPointer { raw in
-            rawHard.withUnsafeBufferPointer { rawHard in
-                utf8Offsets.withUnsafeBufferPointer { offsets in
-                    for k in 0..<Int(count) {
-                        boundaries.append(Int(offsets[Int(raw[k])]))
-                        hard.append(rawHard[k] != 0)
-                    }
-                }
+            utf8Offsets.withUnsafeBufferPointer { offsets in
+                boundaries.append(contentsOf: raw[..<Int(count)].lazy.map { Int(offsets[Int($0)]) })
             }
         }
-    }
-
-    /// The array's contents, emptied and left empty in place (capacity kept).
-    private func take<T>(_ array: inout [T]) -> [T] {
-        var taken: [T] = []
-        swap(&taken, &array)
-        taken.removeAll(keepingCapacity: true)
-        return taken
+        rawHard.withUnsafeBufferPointer { rawHard in
+            hard.append(contentsOf: rawHard[..<Int(count)].lazy.map { $0 != 0 })
+        }
     }
 }

@@ -8,7 +8,7 @@
 /// the first non-space cluster that does not fit (spaces count towards the column
 /// but never overflow); with none, before o (or o alone, as a replacement, when it
 /// is wider than the line, or the first that would take the line past
-/// `ParagraphWrapper.maximumLineBytes(width:)`, 48 bytes a column). A mandatory break always ends a line. Trailing spaces
+/// `ParagraphWrapper.maximumLineBytes(width:)`, 24 bytes a column). A mandatory break always ends a line. Trailing spaces
 /// are dropped at a wrap; at the paragraph's end only those past the edge are.
 enum ReferenceLayout {
     static func lines(_ paragraph: [UInt8], settings: LayoutSettings, number: Int = 0) -> [VisualLine] {
@@ -49,7 +49,7 @@ enum ReferenceLayout {
                 } else {
                     let w = clusters[i].width
                     if column + w > settings.width { o = i; break }
-                    // A line holds at most 48 bytes a column (marks and zero-width clusters).
+                    // A line holds at most 24 bytes a column (marks and zero-width clusters).
                     if starts[i + 1] - starts[s] > ParagraphWrapper.maximumLineBytes(width: settings.width) { o = i; break }
                     column += w
                 }
