@@ -50,6 +50,8 @@ public struct Cell: Hashable, Sendable, CustomStringConvertible {
         guard a.width == b.width && a.style == b.style else { return false }
         let x = a.text.utf8, y = b.text.utf8
         guard x.count == y.count else { return false }
+        // (Most clusters are stored in the string itself: read them in place.)
+        if x.count <= 15 { return x.elementsEqual(y) }
         return x.withContiguousStorageIfAvailable { xb in
             y.withContiguousStorageIfAvailable { yb in xb.elementsEqual(yb) }
         }.flatMap { $0 } ?? x.elementsEqual(y)

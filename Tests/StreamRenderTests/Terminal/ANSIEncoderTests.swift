@@ -136,6 +136,29 @@ struct Harness {
         #expect(String(decoding: r.bytes, as: UTF8.self).contains("中"))
     }
 
+    /// Cells are equal when they send the same bytes: a cluster replaced by its
+    /// canonical equivalent (é precomposed, then as e + U+0301) is a change, and long
+    /// clusters (marks cut from an endless stack) compare byte for byte too.
+    @Test func cellsCompareByteForByte() {
+        #expect(Cell("\u{E9}") != Cell("e\u{301}"))
+        #expect(Cell("e\u{301}") == Cell("e" + "\u{301}"))
+        let marks = String(repeating: "\u{301}\u{302}", count: 40)
+        #expect(Cell("a" + marks) == Cell("a" + String(repeating: "\u{301}\u{302}", count: 40)))
+        // (The same length, the last mark differs.)
+        let other = String(String.UnicodeScalarView(marks.unicodeScalars.dropLast())) + "\u{303}"
+        #expect(other.utf8.count == marks.utf8.count && Cell("a" + marks) != Cell("a" + other))
+        #expect(Cell("a" + marks) != Cell("a" + marks, style: StyleID(rawValue: 3)))
+        var b = FrameBuilder(policy: .grapheme)
+        var h = Harness(width: 4, height: 1, policy: .grapheme)
+        var f = Frame(width: 4, height: 1)
+        b.write("\u{E9}x", row: 0, column: 0, in: &f)
+        h.show(f, styles: b.styles)
+        b.write("e\u{301}", row: 0, column: 0, in: &f)
+        var diff = FrameDiff()
+        diff.compute(from: h.shown, to: f)
+        #expect(diff.changes == [FrameDiff.Change(row: 0, column: 0)])
+    }
+
     @Test(arguments: [WidthPolicy.grapheme, .wcwidth])
     func theCursorDoesNotDriftAfterEmojiFlagsAndCombiningMarks(_ policy: WidthPolicy) {
         for lead in ["❤️", "👨‍👩", "🇫🇷", "e\u{301}", "👍🏽", "1️⃣"] {
