@@ -129,6 +129,20 @@ import Testing
         ("pipe", String(repeating: "a | b ", count: 400)),
     ]
 
+    /// `document` through a stream in 4-byte pieces: its final lines and the largest
+    /// open block (region and unfinished line) between pieces.
+    static func streamInFours(_ document: String) -> (finals: [StyledLine], largestOpen: Int) {
+        var stream = MarkdownStream()
+        var finals: [StyledLine] = []
+        var largestOpen = 0
+        for piece in CliffTests.pieces(document, size: 4) {
+            finals += stream.append(piece)
+            largestOpen = max(largestOpen, stream.openRegionBytes + stream.openLineBytes)
+        }
+        finals += stream.finish()
+        return (finals, largestOpen)
+    }
+
     static func documents(_ line: String) -> [String] {
         [line + "\n", "# Title\n\n" + line + "\n\nAfter.\n", "Intro line\n" + line + " more\nnext line\n",
          "- item\n\n" + line + "\n", line]
@@ -222,14 +236,7 @@ import Testing
         for (name, line) in [("approximations", prose), ("link after an open tilde", link)] {
             for document in [line + "\n", "Intro line\n" + line + "\nnext line\n",
                              line.replacingOccurrences(of: " and ", with: "\nand ") + "\n"] {
-                var stream = MarkdownStream()
-                var finals: [StyledLine] = []
-                var largestOpen = 0
-                for piece in CliffTests.pieces(document, size: 4) {
-                    finals += stream.append(piece)
-                    largestOpen = max(largestOpen, stream.openRegionBytes + stream.openLineBytes)
-                }
-                finals += stream.finish()
+                let (finals, largestOpen) = Self.streamInFours(document)
                 // (A line of the paragraph may follow the split its region waits for.)
                 let bound = MarkdownStream.openParagraphBytes + 2_048
                 #expect(largestOpen < bound, "\(name): the open block grew to \(largestOpen) bytes")
@@ -282,14 +289,7 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         for (name, line) in lines {
             let document = "Before.\n\n" + line + "\n\nAfter.\n"
-            var stream = MarkdownStream()
-            var finals: [StyledLine] = []
-            var largestOpen = 0
-            for piece in CliffTests.pieces(document, size: 4) {
-                finals += stream.append(piece)
-                largestOpen = max(largestOpen, stream.openRegionBytes + stream.openLineBytes)
-            }
-            finals += stream.finish()
+            let (finals, largestOpen) = Self.streamInFours(document)
             let streamed = MarkdownStream.merged(finals)
             #expect(largestOpen < MarkdownStream.forcedSplitBytes + 64, "\(name): the open block grew to \(largestOpen) bytes")
             #expect(firstDifference(streamMarkdown([document]), streamed) == nil, "\(name): whole vs 4-byte pieces")
