@@ -11,10 +11,12 @@
 ///   numbering goes on from them);
 /// - inside a long paragraph (at least ``splitThreshold`` bytes), before a line that
 ///   cannot start a block or end a setext heading, when no inline construct (emphasis
-///   or strikethrough run, code span, bracket, link destination) is open and the line
-///   before does not end with a backslash;
+///   or strikethrough run, code span, bracket, link destination) opened in the last
+///   ``openConstructBytes`` is open (or the paragraph holds ``openParagraphBytes``)
+///   and the line before does not end with a backslash or a hard break;
 /// - inside a long unfinished line of a paragraph (the region and the line at least
-///   ``splitThreshold`` bytes): at a space between words, or inside a word of letters,
+///   ``splitThreshold`` bytes, the rest of a split line ``continuedSplitBytes``): at a
+///   space between words, or inside a word of letters,
 ///   digits and non-ASCII characters only (see ``splitLongLine(complete:)``), so an
 ///   endless line is parsed, laid out and shown in parts too;
 /// - at ``maximumRegionBytes`` (a deviation from a one-shot render, for bounded work).
