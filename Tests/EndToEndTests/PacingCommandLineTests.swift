@@ -52,7 +52,11 @@ import Testing
             return process.terminationStatus
         }
 
-        var received: [(time: Double, bytes: Data)] { lock.withLock { chunks } }
+        /// A copy made under the lock, in a buffer of its own: a copy sharing the
+        /// reader thread's buffer would be read here after the lock while that thread
+        /// appends in place once the copy is gone (TSan reports it: it does not see
+        /// the runtime's atomic reference counts order the two).
+        var received: [(time: Double, bytes: Data)] { lock.withLock { chunks.map { $0 } } }
 
         /// The first time the output, stripped of escape sequences and white space,
         /// contains `marker`.

@@ -35,6 +35,8 @@ final class LockedBytes: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [UInt8] = []
     func append(_ b: ArraySlice<UInt8>) { lock.withLock { storage += b } }
-    var bytes: [UInt8] { lock.withLock { storage } }
+    /// A copy in a buffer of its own, made under the lock (see PacingCommandLineTests'
+    /// `received`: a shared buffer read after the lock races with appends in place).
+    var bytes: [UInt8] { lock.withLock { storage.withUnsafeBufferPointer { Array($0) } } }
     func done(_ count: Int) -> Bool { lock.withLock { storage.count >= count } }
 }
