@@ -92,6 +92,19 @@ import Testing
         }
     }
 
+    /// Fuzz finding (fuzz-json, CI): Foundation reads `80523450123450.000001` as
+    /// 80523450123450.015625, a unit in the last place above the correctly rounded
+    /// double; the reader gives the correctly rounded one. (The fuzzer's differential
+    /// now compares numbers within a relative 1e-12, not as 12-digit renderings,
+    /// which flipped on this tie.)
+    @Test func numbersAreCorrectlyRounded() throws {
+        var reader = JSONReader()
+        for (text, want) in [("80523450123450.000001", 80523450123450.0), ("0.1", 0.1), ("1e308", 1e308),
+                             ("2.2250738585072014e-308", 2.2250738585072014e-308), ("9007199254740993", 9007199254740992.0)] {
+            #expect(try reader.parse(text).double == want, "\(text)")
+        }
+    }
+
     @Test func nestingIsAcceptedToTheLimitAndRejectedBeyond() throws {
         var reader = JSONReader()
         let ok = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
