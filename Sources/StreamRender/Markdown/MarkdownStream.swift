@@ -324,7 +324,9 @@ public struct MarkdownStream {
             lineExamined = p
             guard let (at, space) = split else {
                 let limit = Self.openParagraphBytes
-                if !linePipe && !lineContinuesSplit && n >= limit + k && partial[..<limit].contains(UInt8(ascii: "|")) { linePipe = true }
+                // (The loop found no `|` before `lineExamined`: only the rest is looked at.)
+                if !linePipe && !lineContinuesSplit && n >= limit + k
+                    && partial[min(lineExamined, limit)..<limit].contains(UInt8(ascii: "|")) { linePipe = true }
                 if forceSplit(complete: complete, limit: linePipe ? Self.forcedSplitBytes : limit) { continue }
                 return
             }
