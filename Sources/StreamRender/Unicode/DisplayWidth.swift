@@ -1,9 +1,10 @@
 /// Display width, in terminal columns, of scalars and grapheme clusters.
 public enum DisplayWidth {
-    /// The width of one scalar as the Python `wcwidth` package computes it, with one
-    /// difference: C0/C1 controls and DEL are 0 here (`wcwidth` says -1). Controls
-    /// never reach a layout (the document turns them into visible symbols), so a
-    /// non-negative answer keeps every sum safe.
+    /// The width of one scalar as the Python `wcwidth` package computes it, with two
+    /// differences: C0/C1 controls and DEL are 0 here (`wcwidth` says -1; controls
+    /// never reach a layout, the document turns them into visible symbols, so a
+    /// non-negative answer keeps every sum safe), and spacing marks (Mc) are 1, as
+    /// glibc's `wcwidth` and tmux count them (the package says 0).
     ///
     /// - Complexity: O(1).
     public static func wcwidth(_ scalar: Unicode.Scalar, ambiguousIsWide: Bool = false) -> Int {
@@ -20,7 +21,9 @@ public enum DisplayWidth {
     @inlinable
     static func wcwidth(_ value: UInt32, _ p: ScalarProperties, ambiguousIsWide: Bool) -> Int {
         switch p.generalCategory {
-        case ScalarProperties.nonSpacingMark, ScalarProperties.enclosingMark, ScalarProperties.spacingMark,
+        // Spacing marks (Mc: Tamil and Devanagari vowel signs...) take a column, as in
+        // glibc's wcwidth and tmux; the Python package says 0, and rows overflowed.
+        case ScalarProperties.nonSpacingMark, ScalarProperties.enclosingMark,
              ScalarProperties.lineSeparator, ScalarProperties.paragraphSeparator:
             return 0
         case ScalarProperties.format:
