@@ -252,12 +252,30 @@ public final class MarkdownRenderer {
 
         var top: Node { stack[stack.count - 1] }
 
+        /// The input being parsed (text callbacks point into it) and its length.
+        var input: UnsafeRawPointer?
+        var inputCount = 0
+        /// The open table and the input offsets its text spans.
+        var table: (node: Node, first: Int, last: Int)?
+        /// Tables md4c accepted that GFM does not (a header row with a cell count other
+        /// than the delimiter row's, spec example 203) and their source: a paragraph.
+        var notTables: [(node: Node, source: Range<Int>)] = []
+
+        /// Text at `pointer` (`size` bytes) arrived: inside a table, its extent grows.
+        func saw(_ pointer: UnsafePointer<CChar>?, _ size: Int) {
+            guard table != nil, let pointer, let input else { return }
+            let offset = input.distance(to: UnsafeRawPointer(pointer))
+            table!.first = min(table!.first, offset)
+            table!.last = max(table!.last, offset + size)
+        }
+
         func popImplicit() {
             if let last = stack.last, last.implicit { stack.removeLast() }
         }
 
         func enter(_ node: Node) {
             popImplicit()
+            if case .table = node.kind { table = (node, .max, 0) }
             guard keeps(node) else {
                 kept.append(false)
                 return
@@ -272,8 +290,15 @@ public final class MarkdownRenderer {
         func leave() {
             popImplicit()
             guard kept.popLast() ?? true else { return }
-            switch stack.removeLast().kind {
+            let node = stack.removeLast()
+            switch node.kind {
             case .quote, .list: nesting -= 1
+            case .table:
+                if let t = table, t.node === node, t.first < t.last, let input {
+                    let bytes = UnsafeBufferPointer(start: input.assumingMemoryBound(to: UInt8.self), count: inputCount)
+                    if let source = MarkdownRenderer.notATable(bytes, from: t.first, to: t.last) { notTables.append((node, source)) }
+                }
+                table = nil
             default: break
             }
         }
@@ -395,7 +420,8 @@ public final class MarkdownRenderer {
     }
 
     /// `structureOnly`: blocks without their text (much cheaper).
-    private func parseTree(_ text: inout [UInt8], count: Int, structureOnly: Bool = false) -> (root: Node, endsInRaw: Bool)? {
+    private func parseTree(_ text: inout [UInt8], count: Int, structureOnly: Bool = false,
+                           tables: Bool = true) -> (root: Node, endsInRaw: Bool)? {
         let appended = text.count <= count
         if appended { text.append(0) } else { text[count] = 0 }
         defer { if appended { text.removeLast() } }
@@ -452,6 +478,7 @@ public final class MarkdownRenderer {
         }
         parser.text = { type, text, size, user in
             let b = Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue()
+            b.saw(text, Int(size))
             if b.structureOnly {
                 _ = b.leaf()
                 return 0
@@ -460,15 +487,73 @@ public final class MarkdownRenderer {
             b.text(type, s)
             return 0
         }
+        if !tables { parser.flags &= ~UInt32(MD_FLAG_TABLES) }
         let status = withExtendedLifetime(builder) {
             text.withUnsafeBufferPointer { buf in
-                buf.withMemoryRebound(to: CChar.self) { chars in
+                builder.input = UnsafeRawPointer(buf.baseAddress)
+                builder.inputCount = count
+                defer { builder.input = nil }
+                return buf.withMemoryRebound(to: CChar.self) { chars in
                     md_parse(chars.baseAddress, MD_SIZE(count), &parser, Unmanaged.passUnretained(builder).toOpaque())
                 }
             }
         }
         guard status == 0, let root = builder.root else { return nil }
+        for (node, source) in builder.notTables {
+            // Parsed again without tables: the lines are a paragraph (and whatever follows it).
+            var bytes = Array(text[source])
+            guard let again = parseTree(&bytes, count: bytes.count, structureOnly: structureOnly, tables: false)?.root else { continue }
+            if again.children.count == 1 {
+                node.kind = again.children[0].kind
+                node.children = again.children[0].children
+                node.lines = again.children[0].lines
+            } else {
+                node.kind = .document
+                node.children = again.children
+            }
+        }
         return (root, builder.lastLeafIsRaw)
+    }
+
+    /// The source of a table md4c found whose header row (the line holding `first`)
+    /// has another number of cells than the delimiter row after it: GFM says that is
+    /// no table (spec example 203), so its lines (to the end of the line holding
+    /// `last`) are a paragraph. Nil when the counts agree.
+    ///
+    /// - Complexity: O(n) in the table's bytes.
+    static func notATable(_ text: UnsafeBufferPointer<UInt8>, from first: Int, to last: Int) -> Range<Int>? {
+        var start = first
+        while start > 0 && text[start - 1] != 0x0A && text[start - 1] != 0x0D { start -= 1 }
+        func lineEnd(_ k: Int) -> Int {
+            var k = k
+            while k < text.count && text[k] != 0x0A && text[k] != 0x0D { k += 1 }
+            return k
+        }
+        let headerEnd = lineEnd(start)
+        var next = headerEnd
+        if next < text.count && text[next] == 0x0D { next += 1 }
+        if next < text.count && text[next] == 0x0A { next += 1 }
+        guard next < text.count else { return nil }
+        let delimiterEnd = lineEnd(next)
+        guard cellCount(text[start..<headerEnd]) != cellCount(text[next..<delimiterEnd]) else { return nil }
+        return start..<lineEnd(max(last, delimiterEnd))
+    }
+
+    /// The cells of a table row line: `|`s not escaped, less a leading and a trailing one.
+    static func cellCount(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
+        var bytes = line.drop { $0 == 0x20 || $0 == 0x09 }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
+        var pipes = 0, escaped = false, leading = false, trailing = false
+        for (k, b) in zip(bytes.indices, bytes) {
+            if b == UInt8(ascii: "|") && !escaped {
+                pipes += 1
+                if k == bytes.startIndex { leading = true }
+                if k == bytes.index(before: bytes.endIndex) { trailing = true }
+            }
+            escaped = b == UInt8(ascii: "\\") && !escaped
+        }
+        if bytes.count == 1 && leading { return 1 }
+        return pipes + 1 - (leading ? 1 : 0) - (trailing ? 1 : 0)
     }
 
     // MARK: - Rendering the tree
@@ -677,8 +762,13 @@ public final class MarkdownRenderer {
         for span in spans {
             var s = span.text
             s.withUTF8 { bytes in
-                _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { cluster, w, _ in
-                    clusters.append((String(decoding: cluster, as: UTF8.self), w, span.style))
+                _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { cluster, w, isRun in
+                    // An ASCII run is reported whole: each of its bytes is a cluster (words are found between them).
+                    if isRun {
+                        for b in cluster { clusters.append((String(UnicodeScalar(b)), DisplayWidth.asciiWidth(b), span.style)) }
+                    } else {
+                        clusters.append((String(decoding: cluster, as: UTF8.self), w, span.style))
+                    }
                 }
             }
         }
@@ -745,18 +835,6 @@ public final class MarkdownRenderer {
 
 /// HTML entity references as md4c reports them (`&amp;`, `&#123;`, `&#x1F600;`).
 enum Entities {
-    static let named: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "copy": "©", "reg": "®",
-        "trade": "™", "hellip": "…", "mdash": "—", "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“",
-        "rdquo": "”", "laquo": "«", "raquo": "»", "middot": "·", "bull": "•", "deg": "°", "plusmn": "±",
-        "times": "×", "divide": "÷", "euro": "€", "pound": "£", "yen": "¥", "cent": "¢", "sect": "§",
-        "para": "¶", "larr": "←", "rarr": "→", "uarr": "↑", "darr": "↓", "harr": "↔", "rArr": "⇒", "lArr": "⇐",
-        "le": "≤", "ge": "≥", "ne": "≠", "infin": "∞", "check": "✓", "auml": "ä", "ouml": "ö", "uuml": "ü",
-        "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü", "szlig": "ß", "eacute": "é", "egrave": "è", "aacute": "á",
-        "agrave": "à", "ccedil": "ç", "ntilde": "ñ", "frac12": "½", "frac14": "¼", "frac34": "¾", "micro": "µ",
-        "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "pi": "π", "sigma": "σ", "lambda": "λ", "mu": "µ",
-    ]
-
     /// The character `entity` stands for, or `entity` itself when unknown.
     static func decode(_ entity: String) -> String {
         guard entity.hasPrefix("&"), entity.hasSuffix(";"), entity.count >= 3 else { return entity }
@@ -773,6 +851,6 @@ enum Entities {
             if value == 0 { return "\u{FFFD}" }
             return Unicode.Scalar(value).map { String(Character($0)) } ?? "\u{FFFD}"
         }
-        return named[String(body)] ?? entity
+        return HTMLEntities.text(named: body) ?? entity
     }
 }

@@ -1,0 +1,62 @@
+import Testing
+@testable import StreamRender
+
+/// Tables with plain ASCII cells wider than their column, GFM's rule for a header row
+/// that does not match its delimiter row, and every HTML5 entity (issue 23).
+@Suite struct TableAndEntityTests {
+    static func plain(_ markdown: String, width: Int) -> [String] {
+        let sink = BufferSink()
+        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: width), format: .text)
+        let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
+        renderer.feed(Array(markdown.utf8))
+        renderer.finish()
+        return String(decoding: sink.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Every line of a box-drawn table starts and ends with a border and is `width` wide or less.
+    static func expectBoxed(_ lines: [String], width: Int, _ comment: String) {
+        let table = lines.filter { !$0.isEmpty }
+        #expect(!table.isEmpty, "\(comment)")
+        let widths = Set(table.map { DisplayWidth.of($0, policy: .grapheme) })
+        #expect(widths.count == 1, "\(comment): rows of one width: \(table)")
+        #expect((widths.first ?? 0) <= width, "\(comment)")
+        for line in table {
+            #expect(["│", "┌", "├", "└"].contains(String(line.prefix(1))) && ["│", "┐", "┤", "┘"].contains(String(line.suffix(1))),
+                    "\(comment): \(line)")
+        }
+    }
+
+    @Test(arguments: [30, 50, 80])
+    func aPlainASCIICellWiderThanItsColumnWrapsInsideTheBox(_ width: Int) {
+        let markdown = "| Name | Description |\n|---|---|\n| foo | a long description that goes on and on past the width, "
+            + "with-a-very-long-hyphenated-word-in-it-that-must-be-cut |\n| bar | short |\n"
+        let lines = Self.plain(markdown, width: width)
+        Self.expectBoxed(lines, width: width, "width \(width)")
+        let text = lines.joined(separator: " ").filter { !"│─┌┐└┘├┤┬┴┼ ".contains($0) }
+        #expect(text.contains("alongdescriptionthatgoesonandonpastthewidth"), "no word lost: \(text)")
+    }
+
+    @Test func aCellThatExactlyFillsItsColumnKeepsTheBorderOnItsLine() {
+        for n in 15...25 {
+            let lines = Self.plain("| Name | Desc |\n|---|---|\n| foo | \(String(repeating: "x", count: n)) |\n", width: 30)
+            Self.expectBoxed(lines, width: 30, "cell of \(n)")
+        }
+    }
+
+    @Test func aHeaderRowWithMoreCellsThanTheDelimiterRowIsAParagraph() {
+        // GFM spec example 203.
+        #expect(Self.plain("| abc | def |\n| --- |\n| bar |\n", width: 80) == ["| abc | def | | --- | | bar |", ""])
+        // Matching counts (an escaped pipe is no border) stay a table.
+        let table = Self.plain("| a | b |\n| --- | --- |\n| x | y\\|z |\n", width: 80)
+        Self.expectBoxed(table, width: 80, "escaped pipe")
+        #expect(table.contains { $0.contains("y|z") })
+    }
+
+    @Test func everyHTML5NamedEntityDecodes() {
+        #expect(Self.plain("&AElig; &HilbertSpace; &ClockwiseContourIntegral; &ngE; &bogus;\n", width: 80)
+                == ["Æ ℋ ∲ ≧̸ &bogus;", ""])
+        #expect(HTMLEntities.text(named: "amp") == "&")
+        #expect(HTMLEntities.text(named: "NotNestedGreaterGreater") == "⪢̸")
+        #expect(HTMLEntities.text(named: "nope") == nil)
+    }
+}
