@@ -112,7 +112,7 @@ struct CardStream {
             format = MusicCards.CardFormat(width: 80, policy: .wcwidth)
             return
         }
-        let environment = ["TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TERM_PROGRAM"].reduce(into: [String: String]()) {
+        let environment = TerminalCapabilities.environmentNames.reduce(into: [String: String]()) {
             if let value = getenv($1) { $0[$1] = String(cString: value) }
         }
         var capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: true)

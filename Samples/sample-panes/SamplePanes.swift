@@ -158,7 +158,7 @@ enum SamplePanes {
 
     static func environment() -> [String: String] {
         var result: [String: String] = [:]
-        for name in ["TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TERM_PROGRAM"] {
+        for name in TerminalCapabilities.environmentNames {
             if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result

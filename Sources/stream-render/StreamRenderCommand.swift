@@ -323,7 +323,7 @@ struct StreamRenderCommand: ParsableCommand {
     /// and whether the output is a terminal being drawn on.
     func makeConfiguration(_ terminal: TerminalSession) -> (StreamRenderer.Configuration, Bool) {
         let isTerminal = terminal.outputIsTerminal
-        let environment = Self.environment(["TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TERM_PROGRAM", "COLUMNS"])
+        let environment = Self.environment(TerminalCapabilities.environmentNames + ["COLUMNS"])
         let color = style.noColor ? .never : style.color
         var capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: isTerminal || color == .always)
         switch color {

@@ -541,7 +541,8 @@ import Darwin
             + " [ref][r] and [clean](https://example.com/clean).\n\n[r]: https://example.com/ref\(p)r\n"
         let runs = try Self.runAll([
             (["--width", "400"], [:], "\(payload.name) link [plain]"),
-            (["--output", "ansi", "--width", "60", "--height", "12", "--pace", "off"], Self.colourTerminal, "\(payload.name) link [ansi]"),
+            (["--output", "ansi", "--width", "60", "--height", "12", "--pace", "off"],
+             Self.colourTerminal.merging(["FORCE_HYPERLINK": "1"]) { $1 }, "\(payload.name) link [ansi]"),
         ], stdin: Data(Self.messages(text: [answer]).utf8))
         for r in runs {
             Self.expectSurvived(r)

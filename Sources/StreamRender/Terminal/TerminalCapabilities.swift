@@ -37,7 +37,8 @@ public struct TerminalCapabilities: Hashable, Sendable {
     /// - `COLORTERM=truecolor|24bit`: truecolor; `TERM=*256color*`: 256; else 16;
     /// - synchronized output for terminals known to support it (`TERM_PROGRAM` of
     ///   WezTerm, iTerm.app, ghostty, vscode; `TERM` of xterm-kitty, foot, contour, alacritty);
-    ///   a DECRQM answer overrides this.
+    ///   a DECRQM answer overrides this;
+    /// - hyperlinks only where the terminal is known to show them (``supportsHyperlinks(_:)``).
     ///
     /// - Complexity: O(1).
     public static func detect(environment: [String: String], isTerminal: Bool) -> TerminalCapabilities {
@@ -67,6 +68,39 @@ public struct TerminalCapabilities: Hashable, Sendable {
         caps.synchronizedOutput = !caps.isDumb && (["WezTerm", "iTerm.app", "ghostty", "vscode"].contains(program)
             || ["xterm-kitty", "foot", "contour", "alacritty", "xterm-ghostty"].contains(term))
         caps.graphemeClusters = ["WezTerm", "ghostty"].contains(program) || ["xterm-kitty", "contour", "xterm-ghostty"].contains(term)
+        caps.hyperlinks = !caps.isDumb && supportsHyperlinks(environment)
         return caps
+    }
+
+    /// Environment variables ``detect(environment:isTerminal:)`` reads.
+    public static let environmentNames = ["TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TERM_PROGRAM",
+                                          "TERM_PROGRAM_VERSION", "TMUX", "VTE_VERSION", "KONSOLE_VERSION", "WT_SESSION",
+                                          "FORCE_HYPERLINK"]
+
+    /// Whether the terminal shows OSC 8 hyperlinks. Terminals that do not ignore the
+    /// sequence and show only the text, so the URL would be nowhere: only terminals
+    /// known to support them get them, the others the URL as text (`text (url)`).
+    /// Known: tmux 3.4 and later (tmux 3.3 drops them), iTerm2, WezTerm, ghostty, VS
+    /// Code, Hyper, Tabby, Rio, kitty, foot, Alacritty, Contour, Windows Terminal,
+    /// VTE 0.50+ (GNOME Terminal...), Konsole 20.12+. Not: Terminal.app, GNU screen,
+    /// the Linux console, older tmux, anything unknown. `FORCE_HYPERLINK=1` / `0` decides.
+    ///
+    /// - Complexity: O(1).
+    public static func supportsHyperlinks(_ environment: [String: String]) -> Bool {
+        if let force = environment["FORCE_HYPERLINK"], !force.isEmpty { return force != "0" }
+        let term = environment["TERM"] ?? "", program = environment["TERM_PROGRAM"] ?? ""
+        if program == "tmux" || environment["TMUX"] != nil {
+            // Inside tmux only tmux's version matters: it draws the screen.
+            guard program == "tmux", let version = environment["TERM_PROGRAM_VERSION"] else { return false }
+            let parts = version.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            return (parts.first ?? 0, parts.dropFirst().first ?? 0) >= (3, 4)
+        }
+        if term.hasPrefix("screen") || term == "linux" || program == "Apple_Terminal" { return false }
+        if ["iTerm.app", "WezTerm", "ghostty", "vscode", "Hyper", "Tabby", "rio"].contains(program) { return true }
+        if ["xterm-kitty", "foot", "foot-extra", "alacritty", "contour", "xterm-ghostty", "wezterm", "rio"].contains(term) { return true }
+        if environment["WT_SESSION"] != nil { return true }
+        if let vte = Int(environment["VTE_VERSION"] ?? ""), vte >= 5000 { return true }
+        if let konsole = Int(environment["KONSOLE_VERSION"] ?? ""), konsole >= 201200 { return true }
+        return false
     }
 }
