@@ -1,7 +1,10 @@
 /// Decodes the Anthropic Messages streaming protocol.
 ///
 /// Events: `message_start`, `content_block_start` (text, thinking,
-/// redacted_thinking, tool_use, server_tool_use and unknown block types),
+/// redacted_thinking, tool_use, server_tool_use, mcp_tool_use (named
+/// `server.tool`), tool results (`*_tool_result`, `mcp_tool_result`: a
+/// ``ContentBlockKind/toolResult(toolUseID:type:)`` block whose text is a summary of
+/// the result) and unknown block types),
 /// `content_block_delta` (`text_delta`, `thinking_delta`, `signature_delta`,
 /// `input_json_delta`, `citations_delta`, unknown delta types),
 /// `content_block_stop` (with the assembled block), `message_delta`,
@@ -10,6 +13,8 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
     private var json = JSONReader()
     private var blocks = BlockAssembler()
     private var scratch: [UInt8] = []
+    /// Inputs that came whole with a tool block's start, used if no delta brings one.
+    private var startInputs: [(index: Int, json: String)] = []
     public private(set) var isComplete = false
 
     /// `assemblesText` false: ``StreamEvent/blockStop(_:)`` carries no text (and tool
@@ -46,7 +51,10 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
             let text: String
             if case .citations = kind {
                 text = field?.sourceText ?? "null"
-            } else if case .unknown = kind {
+            } else if case .unknown(let type) = kind {
+                if let key = delta.textBearingKey() {
+                    diagnose(.unhandled(event, "a \(type.isEmpty ? "delta" : type) delta carries text (\(key)) this version does not show"))
+                }
                 text = ""
             } else {
                 guard let value = field?.string else {
@@ -76,11 +84,28 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
             case "thinking": .thinking
             case "redacted_thinking": .redactedThinking
             case "tool_use": .toolUse(id: block["id"]?.string ?? "", name: block["name"]?.string ?? "")
-            case "server_tool_use": .serverToolUse(id: block["id"]?.string ?? "", name: block["name"]?.string ?? "")
+            case "server_tool_use", "mcp_tool_use":
+                .serverToolUse(id: block["id"]?.string ?? "", name: Self.toolName(block))
+            case _ where block["tool_use_id"] != nil || blockType.hasSuffix("_tool_result"):
+                .toolResult(toolUseID: block["tool_use_id"]?.string ?? "", type: blockType)
             default: .unknown(type: blockType)
             }
             blocks.start(index, kind)
             emit(.blockStart(index: index, kind: kind))
+            switch kind {
+            case .toolUse, .serverToolUse:
+                // The input streams as input_json_delta; a start that carries it whole
+                // (non-empty) is the input when no delta comes.
+                if let input = block["input"], input.kind == .object, !input.members.isEmpty {
+                    startInputs.append((index, input.sourceText))
+                }
+            case .toolResult:
+                var summary = ToolResultSummary.summary(block["content"])
+                if block["is_error"]?.bool == true { summary = "error: " + summary }
+                blocks.setSummary(index, summary)
+            default:
+                break
+            }
             // A start may carry initial text (always "" in practice).
             if case .text = kind, let text = block["text"]?.string, !text.isEmpty {
                 blocks.add(index, .text, text)
@@ -90,6 +115,9 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
             guard let index = root["index"]?.int else {
                 diagnose(.malformed(event, "content_block_stop without index"))
                 return
+            }
+            if let k = startInputs.firstIndex(where: { $0.index == index }) {
+                blocks.fillInput(index, startInputs.remove(at: k).json)
             }
             emit(.blockStop(blocks.stop(index) ?? ContentBlock(index: index, kind: .text)))
         case "message_delta":
@@ -106,8 +134,23 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
             let error = root["error"]
             emit(.error(type: error?["type"]?.string ?? "error", message: error?["message"]?.string ?? event.dataString))
         default:
+            if let key = root.textBearingKey() {
+                diagnose(.unhandled(event, "an event of type \(type) carries text (\(key)) this version does not show"))
+            }
             emit(.unknown(type: type))
         }
+    }
+
+    public mutating func finish(emit: (StreamEvent) -> Void) {
+        guard !isComplete else { return }
+        for block in blocks.stopAll(complete: false) { emit(.blockStop(block)) }
+    }
+
+    /// An MCP tool is named with its server (`server.tool`), other tools by name.
+    static func toolName(_ block: JSONValue) -> String {
+        let name = block["name"]?.string ?? ""
+        guard let server = block["server_name"]?.string, !server.isEmpty else { return name }
+        return server + "." + name
     }
 
     static func usage(_ value: JSONValue?) -> Usage {

@@ -54,9 +54,24 @@ struct BlockAssembler: Sendable {
         return blocks.remove(at: k)
     }
 
-    /// Stops every open block, in the order they were started.
-    mutating func stopAll() -> [ContentBlock] {
+    /// Stops every open block, in the order they were started; `complete` false marks
+    /// them cut short (the stream ended inside them).
+    mutating func stopAll(complete: Bool = true) -> [ContentBlock] {
         defer { blocks.removeAll() }
+        if !complete { for k in blocks.indices { blocks[k].isComplete = false } }
         return blocks
+    }
+
+    /// Sets a block's input when its deltas brought none (a tool call whose input came
+    /// whole with its start or end).
+    mutating func fillInput(_ index: Int, _ json: String) {
+        guard let k = position(index), blocks[k].inputJSON.isEmpty else { return }
+        blocks[k].inputJSON = assemblesText ? json : String(decoding: json.utf8.prefix(Self.summaryBytes), as: UTF8.self)
+    }
+
+    /// Sets a block's one-line summary (a tool result's), kept whatever `assemblesText` says.
+    mutating func setSummary(_ index: Int, _ text: String) {
+        guard let k = position(index) else { return }
+        blocks[k].text = text
     }
 }

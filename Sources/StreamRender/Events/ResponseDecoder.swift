@@ -179,10 +179,12 @@ public struct ResponseDecoder {
                 sseText.finish(truncated: truncated)
                 isComplete = sseText.isComplete
             }
+            finishProvider(output)
         case .ndjson:
             var parsed = takeScratch()
             lines.finish { parsed.append($0) }
             forwardAll(&parsed, output)
+            finishProvider(output)
         case .text:
             if requestedFormat == .auto && binaryProbe.count < Self.binaryProbeBytes && Self.looksBinary(binaryProbe[...]) {
                 judgedBinary(at: binaryProbe.count, output)  // a short input, judged at its end
@@ -423,10 +425,28 @@ public struct ResponseDecoder {
             default: isComplete = Self.decode(event, with: &anthropic, &summary, output)
             }
             if summary.errored { sawError = true }
+            for _ in 0..<summary.errors where errorPlaces.count < 100 { errorPlaces.append((event.number, event.byteOffset)) }
             if let reason = summary.stopReason { stopReason = reason }
             if let u = summary.usage { usage.merge(u) }
         }
     }
+
+    /// The provider's decoder stops the blocks the stream left open (marked incomplete).
+    private mutating func finishProvider(_ output: (Output) -> Void) {
+        switch format {
+        case .openai?: openai.finish { output(.event($0)) }
+        case .gemini?: gemini.finish { output(.event($0)) }
+        case .ollama?: ollama.finish { output(.event($0)) }
+        case .anthropic?: anthropic.finish { output(.event($0)) }
+        default: break
+        }
+    }
+
+    /// Where each ``StreamEvent/error(type:message:)`` came from, in the order they
+    /// were output (nil: not from a server-sent event, e.g. an error body); the first
+    /// 100. Outputs are often handled after a whole read is decoded, when
+    /// ``currentEventNumber`` has moved on.
+    public private(set) var errorPlaces: [(eventNumber: Int, byteOffset: Int)?] = []
 
     /// Decodes one event with `decoder`; returns whether the stream is complete.
     /// Closures are passed inline (not stored in locals) so they stay non-escaping and
@@ -440,7 +460,8 @@ public struct ResponseDecoder {
 
     /// What one event said about the whole stream.
     struct EventSummary {
-        var errored = false
+        var errors = 0
+        var errored: Bool { errors > 0 }
         var stopReason: String?
         var usage: Usage?
 
@@ -448,7 +469,7 @@ public struct ResponseDecoder {
         mutating func note(_ e: StreamEvent) {
             switch e {
             case .delta: return
-            case .error: errored = true
+            case .error: errors += 1
             case .messageStart(_, _, let u): merge(u)
             case .messageDelta(let r, _, let u): merge(u); if let r { stopReason = r }
             default: return
@@ -563,6 +584,7 @@ public struct ResponseDecoder {
                 output(.event(event))
             }
             if summary.errored { sawError = true }
+            for _ in 0..<summary.errors where errorPlaces.count < 100 { errorPlaces.append(nil) }
             if let reason = summary.stopReason { stopReason = reason }
             if let u = summary.usage { usage.merge(u) }
             isComplete = !summary.errored && events.last == .messageStop

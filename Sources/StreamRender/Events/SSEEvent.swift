@@ -37,6 +37,10 @@ public struct StreamDiagnostic: Sendable, Equatable, CustomStringConvertible, Er
         case truncatedEvent = "truncated event"
         /// The input does not look like what the format expects.
         case unrecognisedInput = "unrecognised input"
+        /// An event or field this version does not know carries text (a `….delta`
+        /// event, a string in an unknown field): it may be part of the answer and is
+        /// not shown.
+        case unhandledContent = "content not shown"
     }
 
     public var kind: Kind

@@ -40,7 +40,7 @@ struct SequentialBlocks: Sendable {
     /// `inputJSON` and stops.
     ///
     /// - Complexity: O(n) in the input's bytes.
-    mutating func toolCall(id: String, name: String, inputJSON: String, _ emit: (StreamEvent) -> Void) {
+    mutating func toolCall(id: String, name: String, inputJSON: String, complete: Bool = true, _ emit: (StreamEvent) -> Void) {
         stop(emit)
         let index = nextIndex
         nextIndex += 1
@@ -49,6 +49,23 @@ struct SequentialBlocks: Sendable {
         emit(.blockStart(index: index, kind: kind))
         assembler.add(index, .toolInput, inputJSON)
         emit(.delta(index: index, kind: .toolInput, text: inputJSON))
+        var block = assembler.stop(index) ?? ContentBlock(index: index, kind: kind)
+        block.isComplete = complete
+        emit(.blockStop(block))
+    }
+
+    /// A whole tool result: the open block stops, then the result's block starts and
+    /// stops with `summary` as its text.
+    ///
+    /// - Complexity: O(1).
+    mutating func toolResult(type: String, summary: String, _ emit: (StreamEvent) -> Void) {
+        stop(emit)
+        let index = nextIndex
+        nextIndex += 1
+        let kind = ContentBlockKind.toolResult(toolUseID: "", type: type)
+        assembler.start(index, kind)
+        assembler.setSummary(index, summary)
+        emit(.blockStart(index: index, kind: kind))
         emit(.blockStop(assembler.stop(index) ?? ContentBlock(index: index, kind: kind)))
     }
 

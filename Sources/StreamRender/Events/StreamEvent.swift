@@ -22,8 +22,12 @@ public enum ContentBlockKind: Sendable, Equatable {
     case redactedThinking
     /// A client tool call: the model asks the caller to run `name`.
     case toolUse(id: String, name: String)
-    /// A tool the provider runs itself (web search...).
+    /// A tool the provider runs itself (web search, code execution, an MCP server's
+    /// tool, OpenAI's custom tools...).
     case serverToolUse(id: String, name: String)
+    /// The result of a tool the provider ran (Anthropic `web_search_tool_result`,
+    /// `mcp_tool_result`...): `type` names it; the block's text is a one-line summary.
+    case toolResult(toolUseID: String, type: String)
     /// A block type this version does not know; passed on, never fatal.
     case unknown(type: String)
 
@@ -59,13 +63,18 @@ public struct ContentBlock: Sendable, Equatable {
     public var inputJSON: String
     /// Citations as JSON sources, in arrival order.
     public var citations: [String]
+    /// False when the stream ended before the block did (a truncated stream): what it
+    /// received is all there is.
+    public var isComplete: Bool
 
-    public init(index: Int, kind: ContentBlockKind, text: String = "", inputJSON: String = "", citations: [String] = []) {
+    public init(index: Int, kind: ContentBlockKind, text: String = "", inputJSON: String = "", citations: [String] = [],
+                isComplete: Bool = true) {
         self.index = index
         self.kind = kind
         self.text = text
         self.inputJSON = inputJSON
         self.citations = citations
+        self.isComplete = isComplete
     }
 }
 

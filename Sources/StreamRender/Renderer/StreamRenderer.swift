@@ -121,6 +121,11 @@ public final class StreamRenderer {
     private var inputEnded = false
 
     // Routing.
+    /// A block other than text (thinking, a tool call) came since the answer's last text.
+    private var nonTextSinceText = false
+    /// The answer's last two bytes (where the next text starts a paragraph).
+    private var answerEnd: [UInt8] = []
+    private var errorsHandled = 0
     private var thinkingSanitizer = ControlSanitizer()
     private var thinkingOpen = false
     private var thinkingEndsInNewline = true
@@ -582,7 +587,7 @@ public final class StreamRenderer {
             case .eventTooLarge:
                 noteInvalid(d)
                 message("\(d) (raise \(configuration.eventLimitName) to accept it)\n", .error)
-            case .malformedEvent, .unrecognisedInput:
+            case .malformedEvent, .unrecognisedInput, .unhandledContent:
                 noteInvalid(d)
                 message("\(d)\n", .error)
             }
@@ -600,6 +605,8 @@ public final class StreamRenderer {
         switch event {
         case .messageStart(_, let name, _):
             if let name { model = Self.shownOnOneLine(name) }
+        case .blockStart(_, let kind):
+            if kind != .text { nonTextSinceText = true }
         case .delta(_, let kind, let text):
             deltaCount += 1
             switch kind {
@@ -607,6 +614,13 @@ public final class StreamRenderer {
                 if firstText == nil && !text.isEmpty { firstText = now() }
                 if !text.isEmpty { lastText = now() }
                 closeThinking()
+                if nonTextSinceText && !text.isEmpty {
+                    // Text after a tool call (or thinking) is a new paragraph, not the
+                    // end of the sentence before it.
+                    nonTextSinceText = false
+                    if answerEnd.count > 0 && answerEnd.last != 0x0A { append("\n\n") }
+                    else if answerEnd.count == 2 && answerEnd.first != 0x0A { append("\n") }
+                }
                 append(text)
             case .thinking:
                 if !thinkingOpen {
@@ -625,12 +639,17 @@ public final class StreamRenderer {
             case .thinking:
                 closeThinking()
             case .toolUse(let id, let name), .serverToolUse(let id, let name):
-                var sanitizer = ControlSanitizer()
-                var input = block.inputJSON.isEmpty ? "{}" : block.inputJSON
-                input = sanitizer.sanitize(String(input.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }))
+                var input = block.inputJSON.isEmpty ? (block.isComplete ? "{}" : "") : block.inputJSON
+                input = Self.shownOnOneLine(input)
                 if input.count > 200 { input = String(input.prefix(199)) + "…" }
-                let call = id.isEmpty ? "" : " (\(sanitizer.sanitize(id)))"  // Gemini and Ollama calls have no id
-                sideText("[tool call] \(sanitizer.sanitize(name)) \(input)\(call)\n")
+                let call = id.isEmpty ? "" : " (\(Self.shownOnOneLine(id)))"  // Gemini and Ollama calls have no id
+                let label = block.isComplete ? "[tool call]" : "[tool call, cut short]"
+                sideText("\(label) \(Self.shownOnOneLine(name)) \(input)\(call)\n")
+            case .toolResult(let id, let type):
+                var summary = Self.shownOnOneLine(block.text)
+                if summary.count > 200 { summary = String(summary.prefix(199)) + "…" }
+                let call = id.isEmpty ? "" : " (\(Self.shownOnOneLine(id)))"
+                sideText("[tool result] \(Self.shownOnOneLine(type))\(call)\(summary.isEmpty ? "" : ": " + summary)\n")
             case .redactedThinking:
                 sideText("[redacted thinking]\n")
             default:
@@ -639,9 +658,10 @@ public final class StreamRenderer {
         case .error(let type, let text):
             let clean = (type: Self.shownOnOneLine(type), message: Self.shownOnOneLine(text))
             if apiError == nil { apiError = clean }
-            var place = "byte \(decoder.currentEventOffset ?? decoder.bytesIn)"
-            if let n = decoder.currentEventNumber { place = "event \(n), " + place }
-            if decoder.format == .text || decoder.currentEventNumber == nil { place = "an error body" }
+            // The event that carried the error, whatever else the same read decoded.
+            let recorded = errorsHandled < decoder.errorPlaces.count ? decoder.errorPlaces[errorsHandled] : nil
+            errorsHandled += 1
+            let place = recorded.map { "event \($0.eventNumber), byte \($0.byteOffset)" } ?? "an error body"
             message("the stream reported \(clean.type): \(clean.message) (\(place))\n", .error)
         default:
             break
@@ -686,6 +706,8 @@ public final class StreamRenderer {
     }
 
     private func appendPiece(_ text: String) {
+        let utf8 = text.utf8
+        if utf8.count >= 2 { answerEnd = Array(utf8.suffix(2)) } else if let b = utf8.last { answerEnd = Array((answerEnd + [b]).suffix(2)) }
         live.append(text, style: .plain)
         dirty = true
         if let onCodeBlock, configuration.markdown { for block in codeBlocks.feed(text) { onCodeBlock(block) } }

@@ -53,13 +53,40 @@ import Testing
         #expect(!decoded.events.contains { if case .unknown = $0 { true } else { false } }, "a thoughtSignature is not a part of its own")
     }
 
-    @Test func aCallWithAnIDKeepsItAndOtherPartsAreUnknown() {
+    @Test func aCallWithAnIDKeepsItAndCodeExecutionIsAToolCallWithItsResult() {
         let stream = Self.chunk(#"[{"executableCode": {"language": "PYTHON","code": "print(1)"}}]"#)
+            + Self.chunk(#"[{"codeExecutionResult": {"outcome": "OUTCOME_OK","output": "1\n"}}]"#)
+            + Self.chunk(#"[{"inlineData": {"mimeType": "image/png","data": "iVBO"}}]"#)
             + Self.chunk(#"[{"functionCall": {"id": "call-7","name": "lookup","args": {}}}]"#, finish: "STOP")
         let decoded = Support.decode(stream)
-        #expect(decoded.events.contains(.unknown(type: "executableCode")))
-        #expect(decoded.blocks.map(\.kind) == [.toolUse(id: "call-7", name: "lookup")])
-        #expect(decoded.blocks.first?.inputJSON == "{}")
+        #expect(decoded.events.contains(.unknown(type: "inlineData")))
+        #expect(decoded.blocks.map(\.kind) == [.toolUse(id: "", name: "code_execution"),
+                                               .toolResult(toolUseID: "", type: "code_execution_result"),
+                                               .toolUse(id: "call-7", name: "lookup")])
+        #expect(decoded.blocks.map(\.inputJSON) == ["print(1)", "", "{}"])
+        #expect(decoded.blocks[1].text == "1\n")
+    }
+
+    /// Vertex / Gemini 3 with `streamFunctionCallArguments`: the name first, argument
+    /// pieces at JSON paths after, an empty part last.
+    @Test func streamedFunctionCallArgumentsAreRebuiltIntoOneCall() {
+        let stream = Self.chunk(#"[{"text": "Let me check."}]"#)
+            + Self.chunk(#"[{"functionCall": {"name": "get_weather", "willContinue": true}}]"#)
+            + Self.chunk(#"[{"functionCall": {"partialArgs": [{"jsonPath": "$.location", "stringValue": "Bos", "willContinue": true}], "willContinue": true}}]"#)
+            + Self.chunk(#"[{"functionCall": {"partialArgs": [{"jsonPath": "$.location", "stringValue": "ton, \"MA\""}], "willContinue": true}}]"#)
+            + Self.chunk(#"[{"functionCall": {"partialArgs": [{"jsonPath": "$.days", "numberValue": 3}, {"jsonPath": "$.units[0]", "stringValue": "C"}, {"jsonPath": "$.opts.alerts", "boolValue": true}], "willContinue": true}}]"#)
+            + Self.chunk(#"[{"functionCall": {}}]"#, finish: "STOP")
+        let decoded = Support.decode(stream)
+        let calls = decoded.blocks.filter { if case .toolUse = $0.kind { true } else { false } }
+        #expect(calls.map(\.kind) == [.toolUse(id: "", name: "get_weather")])
+        #expect(calls.first?.inputJSON == #"{"location": "Boston, \"MA\"", "days": 3, "units": ["C"], "opts": {"alerts": true}}"#)
+        #expect(decoded.text == "Let me check.")
+        #expect(decoded.complete)
+        // A stream cut before the last piece still shows the call, marked cut short.
+        let cut = Support.decode(Self.chunk(#"[{"functionCall": {"name": "f", "willContinue": true}}]"#)
+            + Self.chunk(#"[{"functionCall": {"partialArgs": [{"jsonPath": "$.q", "stringValue": "x"}], "willContinue": true}}]"#))
+        #expect(cut.blocks.map(\.inputJSON) == [#"{"q": "x"}"#])
+        #expect(cut.blocks.map(\.isComplete) == [false])
     }
 
     @Test(arguments: ["MAX_TOKENS", "SAFETY", "RECITATION", "MALFORMED_FUNCTION_CALL"])

@@ -1,0 +1,82 @@
+import Testing
+@testable import StreamRender
+
+/// What the renderer makes of blocks and errors (issue 23): text after a tool call is
+/// a new paragraph, tool results and calls cut short are shown, an error names the
+/// event that carried it however the input was cut.
+@Suite struct RoutingTests {
+    static func plain(_ stream: String, chunk: Int = 0, markdown: Bool = true) -> (out: String, side: String, errors: String, outcome: StreamRenderer.Outcome) {
+        let sink = BufferSink()
+        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: 80), markdown: markdown)
+        let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
+        let bytes = Array(stream.utf8)
+        if chunk == 0 { renderer.feed(bytes) } else {
+            for start in stride(from: 0, to: bytes.count, by: chunk) { renderer.feed(bytes[start..<min(bytes.count, start + chunk)]) }
+        }
+        let outcome = renderer.finish()
+        return (String(decoding: sink.bytes, as: UTF8.self), sink.messageText(.side), sink.messageText(.error), outcome)
+    }
+
+    static let searchThenText = ProviderShapeTests.events([
+        ("message_start", #"{"type":"message_start","message":{"id":"m","model":"claude"}}"#),
+        ("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+        ("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"I'll search for clearer headlines."}}"#),
+        ("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+        ("content_block_start", #"{"type":"content_block_start","index":1,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}"#),
+        ("content_block_delta", #"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"news\"}"}}"#),
+        ("content_block_stop", #"{"type":"content_block_stop","index":1}"#),
+        ("content_block_start", #"{"type":"content_block_start","index":2,"content_block":{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","title":"News","url":"https://n.example"}]}}"#),
+        ("content_block_stop", #"{"type":"content_block_stop","index":2}"#),
+        ("content_block_start", #"{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}"#),
+        ("content_block_delta", #"{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"Based on the search results, "}}"#),
+        ("content_block_stop", #"{"type":"content_block_stop","index":3}"#),
+        ("content_block_start", #"{"type":"content_block_start","index":4,"content_block":{"type":"text","text":""}}"#),
+        ("content_block_delta", #"{"type":"content_block_delta","index":4,"delta":{"type":"text_delta","text":"the answer (cited)."}}"#),
+        ("content_block_stop", #"{"type":"content_block_stop","index":4}"#),
+        ("message_stop", #"{"type":"message_stop"}"#),
+    ])
+
+    @Test func textAfterAToolCallStartsANewParagraph() {
+        for markdown in [true, false] {
+            let r = Self.plain(Self.searchThenText, markdown: markdown)
+            #expect(r.out == "I'll search for clearer headlines.\n\nBased on the search results, the answer (cited).\n",
+                    "markdown \(markdown)")
+        }
+        let r = Self.plain(Self.searchThenText)
+        #expect(r.side.contains(#"[tool call] web_search {"query":"news"} (srvtoolu_1)"#))
+        #expect(r.side.contains("[tool result] web_search_tool_result (srvtoolu_1): News (https://n.example)"))
+        #expect(r.outcome.ending == .complete)
+    }
+
+    @Test func aToolCallCutShortIsShownAndTheStreamFails() {
+        let stream = ProviderShapeTests.events([
+            ("message_start", #"{"type":"message_start","message":{"id":"m","model":"claude"}}"#),
+            ("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"search","input":{}}}"#),
+            ("content_block_delta", #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"q\": \"we"}}"#),
+        ])
+        let r = Self.plain(stream)
+        #expect(r.side.contains(#"[tool call, cut short] search {"q": "we (toolu_1)"#))
+        #expect(r.outcome.ending == .truncated)
+    }
+
+    @Test func anErrorNamesItsOwnEventInEveryChunking() {
+        let stream = ProviderShapeTests.sse([ProviderShapeTests.chat(#"{"role":"assistant","content":"Hi"}"#),
+                                             #"{"error":{"type":"server_error","message":"boom"}}"#])
+        var seen: Set<String> = []
+        for chunk in [0, 1, 5, 64] {
+            let r = Self.plain(stream, chunk: chunk)
+            #expect(r.out == "Hi\n")
+            seen.insert(r.errors)
+        }
+        #expect(seen.count == 1, "\(seen)")
+        #expect(seen.first?.contains("(event 2, byte ") == true, "\(seen)")
+    }
+
+    @Test func textInAnUnknownFieldFailsTheStreamAndSaysWhichEvent() {
+        let stream = ProviderShapeTests.sse([ProviderShapeTests.chat(#"{"role":"assistant","content":"Hi","speech":"words"}"#, finish: "stop")])
+        let r = Self.plain(stream)
+        #expect(r.out == "Hi\n")
+        #expect(r.errors.contains("content not shown (event 1, byte 0): delta.speech"), "\(r.errors)")
+        #expect(!r.outcome.isComplete && r.outcome.textDropped)
+    }
+}
