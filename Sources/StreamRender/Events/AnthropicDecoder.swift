@@ -52,7 +52,9 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
             if case .citations = kind {
                 text = field?.sourceText ?? "null"
             } else if case .unknown(let type) = kind {
-                if let key = delta.textBearingKey() {
+                // A compaction summary (context management) is no part of the answer:
+                // the block is noted, not its text.
+                if type != "compaction_delta", let key = delta.textBearingKey() {
                     diagnose(.unhandled(event, "a \(type.isEmpty ? "delta" : type) delta carries text (\(key)) this version does not show"))
                 }
                 text = ""

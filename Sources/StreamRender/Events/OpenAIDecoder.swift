@@ -10,9 +10,10 @@
 /// (DeepSeek, Qwen, Moonshot, xAI, Z.ai), `reasoning` (Groq, OpenRouter) and
 /// `reasoning_details` (OpenRouter; used when neither of the others came);
 /// `refusal`; `tool_calls` (assembled by their index; tool call *i* is block
-/// *i + 1*) and the legacy `function_call`; `finish_reason` (→ message delta,
-/// blocks stopped); `usage`; and the `data: [DONE]` terminator
-/// (→ ``StreamEvent/messageStop``). Legacy Completions chunks (`choices[0].text`) are
+/// *i + 1*) and the legacy `function_call`; Groq's `executed_tools` (provider tools);
+/// `finish_reason` (→ message delta, blocks stopped; the stream is complete, as
+/// providers that never send `[DONE]` end it there); `usage`; and the `data: [DONE]`
+/// terminator (→ ``StreamEvent/messageStop``). Legacy Completions chunks (`choices[0].text`) are
 /// text. A delta field this version does not know that holds text is reported
 /// (``StreamDiagnostic/Kind/unhandledContent``), never silently dropped.
 ///
@@ -39,6 +40,12 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
 
     /// Chat: the thinking block's index (text is 0, tool call *i* is *i + 1*).
     static let chatThinkingIndex = -1
+    /// Chat: Groq's executed tool *i* is block *base + i*.
+    static let executedToolBase = 1 << 20
+    private var executedTools: Set<Int> = []
+    /// Responses: output items that received text or thinking deltas (an item that got
+    /// none shows the text it holds when it is done).
+    private var itemsWithDeltas: Set<Int> = []
 
     /// `assemblesText` false: ``StreamEvent/blockStop(_:)`` carries no text (and tool
     /// input only up to 4 KiB), so memory stays bounded however long the answer is.
@@ -94,6 +101,9 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
             }
             if let reason = choice["finish_reason"]?.string {
                 stopReason = reason
+                // The answer is whole: many compatible providers (and proxies) close the
+                // stream here without `[DONE]`.
+                isComplete = true
                 finishBlocks(emit)
                 emit(.messageDelta(stopReason: reason, stopSequence: nil, usage: Self.usage(root["usage"])))
             }
@@ -107,7 +117,7 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
     private static let quietDeltaFields: Set<String> = [
         "role", "content", "refusal", "tool_calls", "function_call", "reasoning_content", "reasoning",
         "reasoning_details", "annotations", "audio", "name", "tool_call_id", "id", "type", "index",
-        "reasoning_signature", "signature", "obfuscation",
+        "reasoning_signature", "signature", "obfuscation", "channel", "executed_tools",
     ]
 
     private mutating func decodeChatDelta(_ delta: JSONValue, _ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
@@ -139,6 +149,23 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
         }
         if let call = delta["function_call"], call.kind == .object {
             chatToolCall(index: 1, id: nil, function: call, emit)  // the legacy functions API: one call
+        }
+        if let executed = delta["executed_tools"], executed.kind == .array {
+            // Groq's server-side tools (search, code): each shown once, when first seen.
+            for tool in executed.elements {
+                let index = Self.executedToolBase + (tool["index"]?.int ?? 0)
+                guard !executedTools.contains(index) else { continue }
+                executedTools.insert(index)
+                closeChatThinking(emit)
+                let kind = ContentBlockKind.serverToolUse(id: "", name: tool["type"]?.string ?? tool["name"]?.string ?? "tool")
+                ensureBlock(index, kind, emit)
+                let input = tool["arguments"]?.string ?? tool["arguments"]?.sourceText ?? ""
+                if !input.isEmpty {
+                    blocks.add(index, .toolInput, input)
+                    emit(.delta(index: index, kind: .toolInput, text: input))
+                }
+                if let block = blocks.stop(index) { emit(.blockStop(block)) }
+            }
         }
         for (key, value) in delta.members where !Self.quietDeltaFields.contains(key) {
             if let text = value.string, !text.isEmpty {
@@ -243,6 +270,7 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
             default: .thinking
             }
             ensureBlock(outputIndex, kind == .thinking ? .thinking : .text, emit)
+            itemsWithDeltas.insert(outputIndex)
             blocks.add(outputIndex, kind, text)
             emit(.delta(index: outputIndex, kind: kind, text: text))
         case "response.reasoning_summary_part.added":
@@ -274,6 +302,19 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
             if Self.toolItemTypes.contains(itemType) {
                 if blocks.block(outputIndex) == nil { ensureBlock(outputIndex, Self.toolKind(item, itemType), emit) }
                 if let input = Self.toolInput(item) { blocks.fillInput(outputIndex, input) }
+            } else if (itemType == "message" || itemType == "reasoning") && !itemsWithDeltas.contains(outputIndex) {
+                // No deltas came for it: the text the finished item holds is shown.
+                let thinking = itemType == "reasoning"
+                var parts = (item[thinking ? "summary" : "content"]?.elements ?? [])
+                if thinking { parts += item["content"]?.elements ?? [] }
+                for (k, part) in parts.enumerated() {
+                    guard let text = part["text"]?.string ?? part["refusal"]?.string, !text.isEmpty else { continue }
+                    let kind: DeltaKind = thinking ? .thinking : part["type"]?.string == "refusal" ? .refusal : .text
+                    ensureBlock(outputIndex, thinking ? .thinking : .text, emit)
+                    let piece = thinking && k > 0 ? "\n\n" + text : text
+                    blocks.add(outputIndex, kind, piece)
+                    emit(.delta(index: outputIndex, kind: kind, text: piece))
+                }
             }
             if let block = blocks.stop(outputIndex) { emit(.blockStop(block)) }
         case "response.completed", "response.incomplete":

@@ -705,6 +705,10 @@ public final class MarkdownRenderer {
         for row in rows {
             for (c, cell) in row.cells.enumerated() { widths[c] = max(widths[c], measure(cell.map(\.text).joined())) }
         }
+        // Too many columns for a box whose cells keep 3 columns each: one record per row.
+        if widths.reduce(0, { $0 + min($1, 3) }) + 3 * columns + 1 > width {
+            return records(rows.map { ($0.cells, $0.header) }, columns: columns)
+        }
         // Shrink the widest columns until the table fits (cells then wrap).
         let frame = 3 * columns + 1
         while widths.reduce(0, +) + frame > width {
@@ -744,6 +748,29 @@ public final class MarkdownRenderer {
             }
         }
         lines.append(rule("└", "┴", "┘"))
+        return lines
+    }
+
+    /// A table too wide for a box: each body row a bulleted record, one line a cell
+    /// (`header: cell`), wrapped like any paragraph; a table of only a header row
+    /// lists its cells.
+    private func records(_ rows: [(cells: [[StyledLine.Span]], header: Bool)], columns: Int) -> [StyledLine] {
+        let theme = options.theme
+        let labels = rows.first { $0.header }?.cells ?? []
+        let body = rows.filter { !$0.header }
+        var lines: [StyledLine] = []
+        for row in body.isEmpty ? [(cells: labels, header: false)] : body {
+            for c in 0..<columns {
+                let cell = c < row.cells.count ? row.cells[c] : []
+                if c > 0 && cell.allSatisfy({ $0.text.allSatisfy { $0 == " " } }) { continue }  // an empty cell
+                var spans: [StyledLine.Span] = []
+                if !body.isEmpty, c < labels.count, !labels[c].isEmpty { spans = labels[c] + [.init(": ", style: theme.tableHeader)] }
+                spans += cell
+                let first: ParagraphFormat.Piece = c == 0 ? .init("• ", style: theme.bullet) : .init("  ")
+                lines.append(StyledLine(format: ParagraphFormat(firstPrefix: [first], continuationPrefix: [.init("  ")]),
+                                        spans: merge(spans)))
+            }
+        }
         return lines
     }
 

@@ -652,6 +652,8 @@ public final class StreamRenderer {
                 sideText("[tool result] \(Self.shownOnOneLine(type))\(call)\(summary.isEmpty ? "" : ": " + summary)\n")
             case .redactedThinking:
                 sideText("[redacted thinking]\n")
+            case .unknown(let type) where type == "compaction":
+                sideText("[context compacted]\n")
             default:
                 break
             }
