@@ -27,6 +27,18 @@ public struct PlainTextPrinter {
         return takeOutput()
     }
 
+    /// The text so far ends a block (see ``WrappedDocument/endBlock(commit:)``);
+    /// returns what can be printed now.
+    ///
+    /// - Complexity: one parse of markdown's open block, plus the lines printed.
+    public mutating func endBlock() -> String {
+        var committed: [VisualLine] = []
+        view.endBlock { committed.append($0) }
+        for line in committed { printFinal(line) }
+        printCertainTail()
+        return takeOutput()
+    }
+
     /// Ends the text and returns the rest of the output.
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.

@@ -113,6 +113,22 @@ public struct WrappedDocument {
         append(text, style: document.styles.intern(style), commit: commit)
     }
 
+    /// The text so far ends a block (the answer's text block ended: a tool call or
+    /// thinking follows): with markdown, the open block is rendered final now, and the
+    /// text that follows starts a new block. Without markdown nothing changes.
+    ///
+    /// - Complexity: one parse of the open block.
+    public mutating func endBlock(commit: (VisualLine) -> Void = { _ in }) {
+        guard markdown != nil, !document.isFinished else { return }
+        enforceLimits()
+        let lines = markdown!.finish()
+        provisionalStale = true
+        guard !lines.isEmpty else { return }
+        document.discardProvisional()
+        appendLines(lines)
+        layout.update(from: document, commit: commit)
+    }
+
     /// Ends the text: the last lines become final.
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.

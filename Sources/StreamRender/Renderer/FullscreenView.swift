@@ -45,6 +45,13 @@ public struct FullscreenView {
         view.append(text, style: style)
     }
 
+    /// The text so far ends a block: markdown's open block becomes final.
+    ///
+    /// - Complexity: one parse of the open block.
+    public mutating func endBlock() {
+        view.endBlock()
+    }
+
     /// Ends the answer.
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
@@ -121,13 +128,28 @@ public struct FullscreenView {
     ///
     /// - Complexity: O(n) in the text held.
     public mutating func end(into out: inout [UInt8]) {
+        end(into: &out, messagesAt: []) { _, _ in }
+    }
+
+    /// The answer into the normal screen with each message between the lines it
+    /// arrived between (see ``LiveView/end(into:messagesAt:_:)``).
+    ///
+    /// - Complexity: O(n) in the bytes of the held answer.
+    public mutating func end(into out: inout [UInt8], messagesAt positions: [TextPosition],
+                             _ pause: (_ upTo: Int, _ out: inout [UInt8]) -> Void) {
         if entered {
             out.append(contentsOf: ANSIEncoder.leaveAlternateScreen)
             entered = false
         }
+        var k = 0
         for line in view.allLines() {
+            let start = TextPosition(paragraph: line.paragraph, offset: line.start)
+            let before = k
+            while k < positions.count && positions[k] <= start { k += 1 }
+            if k > before { pause(k, &out) }
             out.append(contentsOf: view.plainText(of: line).utf8)
             out.append(contentsOf: [0x0D, 0x0A])  // CR too: the tty may not add it (raw mode)
         }
+        pause(positions.count, &out)
     }
 }

@@ -65,6 +65,14 @@ public struct InlineView {
         view.append(text, style: style) { pendingFinal.append($0) }
     }
 
+    /// The text so far ends a block: markdown's open block becomes final (written by
+    /// the next frame).
+    ///
+    /// - Complexity: one parse of the open block.
+    public mutating func endBlock() {
+        view.endBlock { pendingFinal.append($0) }
+    }
+
     /// Ends the answer: everything becomes final (written by the next frame).
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.

@@ -47,7 +47,8 @@ enum LineDrawer {
         expanded.withUnsafeBufferPointer { buf in
             splitter.forEachCell(in: buf) { range, width in
                 guard column + width <= frame.width else { return }
-                let text = standalone(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self))
+                let text = standalone(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self),
+                                      policy: splitter.policy)
                 column = frame.put(text, width: width, style: paragraph.style(at: origin[range.lowerBound]),
                                    row: row, column: column)
             }
@@ -68,11 +69,14 @@ enum LineDrawer {
     /// such a cell of width 1) is put on a space. Written alone, a terminal would add
     /// the mark to the cell on its left (a prefix's, a neighbouring pane's) and the
     /// rest of the row would land one column to the left of where the frame has it.
+    /// Under `wcwidth` a spacing mark (Mc) is a cell of its own that terminals drawing
+    /// per code point give a column: it is written as it is.
     ///
     /// - Complexity: O(1).
-    static func standalone(_ text: String) -> String {
+    static func standalone(_ text: String, policy: WidthPolicy = .grapheme) -> String {
         guard let first = text.unicodeScalars.first, first.value >= 0x300 else { return text }
         let p = first.properties
+        if policy.mode == .wcwidth && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return text }
         return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}" ? " " + text : text
     }
 

@@ -32,6 +32,9 @@ public protocol LiveView {
     mutating func updateProvisional()
     /// Appends answer text (sanitised by the document) in `style`.
     mutating func append(_ text: String, style: Style)
+    /// The answer's text so far ends a block (a tool call or thinking follows):
+    /// markdown's open block becomes final, so it is shown before what follows.
+    mutating func endBlock()
     /// Ends the answer: everything held back becomes final.
     mutating func finish()
     /// Appends the bytes of the next frame.
@@ -44,6 +47,20 @@ public protocol LiveView {
     /// Leaves the terminal as a shell expects it: after ``finish()`` and a last
     /// frame, the answer written as text and the cursor on a fresh line.
     mutating func end(into out: inout [UInt8])
+    /// ``end(into:)``, for a view that writes the answer at the end (fullscreen): before
+    /// the first line at or after `positions[k]`, `pause(k + 1, &out)` writes what is
+    /// in `out` and the messages up to the k-th; `pause(positions.count, &out)` comes last.
+    mutating func end(into out: inout [UInt8], messagesAt positions: [TextPosition],
+                      _ pause: (_ upTo: Int, _ out: inout [UInt8]) -> Void)
+}
+
+extension LiveView {
+    /// Views that wrote the answer already: the messages come after it.
+    public mutating func end(into out: inout [UInt8], messagesAt positions: [TextPosition],
+                             _ pause: (_ upTo: Int, _ out: inout [UInt8]) -> Void) {
+        end(into: &out)
+        pause(positions.count, &out)
+    }
 }
 
 extension InlineView: LiveView {

@@ -38,6 +38,13 @@ public struct PlainView: LiveView {
         }
     }
 
+    /// Markdown's open block is printed (text exactly as it arrived has none).
+    ///
+    /// - Complexity: one parse of the open block.
+    public mutating func endBlock() {
+        if raw == nil { pending.append(contentsOf: printer.endBlock().utf8) }
+    }
+
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
     public mutating func finish() {
         if raw != nil {

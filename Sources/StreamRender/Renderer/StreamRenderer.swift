@@ -108,7 +108,8 @@ public final class StreamRenderer {
 
     // Messages wait here while a live view owns the screen, each until the text that
     // came before it is revealed (`after`: the answer's units when it arrived).
-    private var pendingMessages: [(text: String, kind: RenderMessageKind, after: Int)] = []
+    // `at`: where the document ended then (the fullscreen view prints them there at the end).
+    private var pendingMessages: [(text: String, kind: RenderMessageKind, after: Int, at: TextPosition?)] = []
 
     // The pacer (live views only) and where its counts fall in the document.
     private var pacer: Pacer?
@@ -126,6 +127,10 @@ public final class StreamRenderer {
     /// The answer's last two bytes (where the next text starts a paragraph).
     private var answerEnd: [UInt8] = []
     private var errorsHandled = 0
+    /// The answer is rendered in blocks (markdown, wrapped): a text block's end ends one.
+    private var rendersBlocks: Bool {
+        configuration.markdown && (configuration.output != .plain || configuration.wrapsPlainText)
+    }
     private var thinkingSanitizer = ControlSanitizer()
     private var thinkingOpen = false
     private var thinkingEndsInNewline = true
@@ -298,16 +303,42 @@ public final class StreamRenderer {
     }
 
     /// The pacer learns what there is to show and says how much is revealed; the view
-    /// is told where that ends.
+    /// is told where that ends. Messages (thinking, tool calls) that arrived before the
+    /// end of what this frame shows go out first, each where it arrived: the text
+    /// before it is drawn, the region cleared, the message written (so text that came
+    /// after a message is never drawn, nor put in the scrollback, before it).
     private func advanceReveal(at time: Duration) {
-        guard pacer != nil else { return }
+        guard pacer != nil || pendingMessages.contains(where: { $0.text.hasSuffix("\n") }) else { return }
         live.updateProvisional()
         let document = live.view.document
-        pacer!.receive(reveal.total(in: document), at: time)
-        let units = pacer!.tick(at: time)
+        let total = reveal.total(in: document)
+        var units = total
+        if pacer != nil {
+            pacer!.receive(total, at: time)
+            units = pacer!.tick(at: time)
+        }
+        releaseMessagesInPlace(before: units, in: document)
+        guard pacer != nil else {
+            live.revealLimit = nil
+            return
+        }
         let (position, reached) = reveal.position(after: units, wholeWords: pacer!.settings.revealsWords, in: document)
         if reached != units { pacer!.setRevealed(reached) }
         live.revealLimit = pacer!.backlog == 0 && inputEnded ? nil : position
+    }
+
+    /// Writes each waiting message that arrived before `units` units of the answer
+    /// where it arrived: the text before it drawn (final lines into the scrollback),
+    /// the live region cleared, the message written.
+    private func releaseMessagesInPlace(before units: Int, in document: StyledDocument) {
+        guard live.showsMessagesBetweenFrames else { return }
+        while let next = pendingMessages.first, next.after < units, next.text.hasSuffix("\n") {
+            live.revealLimit = reveal.position(after: next.after, wholeWords: false, in: document).0
+            live.frame(into: &out)
+            live.suspend(into: &out)
+            flushOut()
+            releaseMessages(wholeLinesOnly: true, upTo: next.after)
+        }
     }
 
     /// How often an animated status line is redrawn.
@@ -340,7 +371,7 @@ public final class StreamRenderer {
     }
 
     /// The waiting messages whose text before them is shown.
-    private var dueMessages: ArraySlice<(text: String, kind: RenderMessageKind, after: Int)> {
+    private var dueMessages: ArraySlice<(text: String, kind: RenderMessageKind, after: Int, at: TextPosition?)> {
         let units = revealedUnits
         return pendingMessages.prefix { $0.after <= units }
     }
@@ -361,18 +392,31 @@ public final class StreamRenderer {
     // MARK: - Messages
 
     private func message(_ text: String, _ kind: RenderMessageKind) {
+        if !live.isPaced && kind == .side && !answerEnd.isEmpty && !rendersBlocks {
+            // Plain text output may still hold the end of the line before it: the side
+            // text waits for the next text block, or the end, so standard error and
+            // output interleave in order. (Markdown's open block was printed when the
+            // text block ended.)
+            pendingMessages.append((text, kind, 0, nil))
+            return
+        }
         if !live.isPaced {
             live.frame(into: &out)  // the text that came before the message goes first
             flushOut()
             sink.writeMessage(text, kind: kind)
             return
         }
-        var after = 0
-        if pacer != nil {
-            live.updateProvisional()
-            after = reveal.total(in: live.view.document)
+        if kind != .side, var printer = sidePrinter {
+            // Side text still held back for wrapping goes first: a warning or an error
+            // never lands inside a thinking line.
+            let rest = printer.finish()
+            sidePrinter = nil
+            if !rest.isEmpty { message(rest, .side) }
         }
-        pendingMessages.append((text, kind, after))
+        // Where in the answer it arrived (in units), so that it is shown there.
+        live.updateProvisional()
+        let after = reveal.total(in: live.view.document)
+        pendingMessages.append((text, kind, after, live.view.document.endPosition))
         dirty = true
     }
 
@@ -494,12 +538,27 @@ public final class StreamRenderer {
             closeThinking()
             finishAnswer()
         }
-        // Whatever the pacer still holds is shown now; the status line goes.
+        // Whatever the pacer still holds is shown now; the status line goes. Messages
+        // still waiting go where they arrived.
         pacer?.revealAll()
-        live.revealLimit = nil
         live.status = nil
+        if live.isPaced && !pendingMessages.isEmpty {
+            live.updateProvisional()
+            releaseMessagesInPlace(before: .max, in: live.view.document)
+        }
+        live.revealLimit = nil
         live.frame(into: &out)
-        live.end(into: &out)
+        var printed = 0
+        live.end(into: &out, messagesAt: pendingMessages.prefix { $0.at != nil }.map { $0.at! }) { upTo, bytes in
+            // The fullscreen view prints the answer into the normal screen: each message
+            // between the lines it came between.
+            lastByteWritten = bytes.last ?? lastByteWritten
+            bytes.withUnsafeBufferPointer { sink.write($0) }
+            bytes.removeAll(keepingCapacity: true)
+            for m in pendingMessages[printed..<upTo] { sink.writeMessage(m.text, kind: m.kind) }
+            printed = upTo
+        }
+        pendingMessages.removeFirst(printed)
         // The live views leave the cursor on a fresh line; plain text may not end one.
         if configuration.endsOnFreshLine, !live.isPaced, let last = out.last ?? lastByteWritten, last != 0x0A {
             out.append(0x0A)  // the shell's prompt starts on its own line
@@ -510,14 +569,14 @@ public final class StreamRenderer {
         let result = outcome()
         switch result.ending {
         case .truncated, .empty, .readFailed, .timedOut:
-            pendingMessages.append((result.endingMessage! + "\n", .error, 0))
+            pendingMessages.append((result.endingMessage! + "\n", .error, 0, nil))
         default:
             break
         }
         if var printer = sidePrinter {
             let rest = printer.finish()
             sidePrinter = nil
-            if !rest.isEmpty { pendingMessages.append((rest, .side, 0)) }
+            if !rest.isEmpty { pendingMessages.append((rest, .side, 0, nil)) }
         }
         releaseMessages(wholeLinesOnly: false)
         return result
@@ -606,7 +665,15 @@ public final class StreamRenderer {
         case .messageStart(_, let name, _):
             if let name { model = Self.shownOnOneLine(name) }
         case .blockStart(_, let kind):
-            if kind != .text { nonTextSinceText = true }
+            if kind != .text {
+                // The answer's text block ended: markdown shows its open block now, so
+                // the thinking or tool call after it comes after it in every view.
+                if !nonTextSinceText && !answerEnd.isEmpty && rendersBlocks {
+                    live.endBlock()
+                    if !live.isPaced { drawFrame() } else { dirty = true }
+                }
+                nonTextSinceText = true
+            }
         case .delta(_, let kind, let text):
             deltaCount += 1
             switch kind {
@@ -620,6 +687,12 @@ public final class StreamRenderer {
                     nonTextSinceText = false
                     if answerEnd.count > 0 && answerEnd.last != 0x0A { append("\n\n") }
                     else if answerEnd.count == 2 && answerEnd.first != 0x0A { append("\n") }
+                    if !live.isPaced && !pendingMessages.isEmpty {
+                        // Plain text output held side text until the line before it ended.
+                        live.frame(into: &out)
+                        flushOut()
+                        releaseMessages(wholeLinesOnly: false)
+                    }
                 }
                 append(text)
             case .thinking:

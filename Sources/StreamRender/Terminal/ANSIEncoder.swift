@@ -350,11 +350,17 @@ extension ANSIEncoder {
     public static func scrollUp(_ count: Int) -> [UInt8] { csi(count == 1 ? "S" : "\(count)S") }
 
     /// Moves the cursor up `count` rows (nothing for 0), then to column 0 and erases
-    /// from there to the end of the screen.
+    /// from there to the end of the screen, leaving the cursor there.
+    ///
+    /// Never an erase-below from the top-left corner: tmux 3.3 and later (its
+    /// `scroll-on-clear`) then push the whole screen into the scrollback, so a live
+    /// view that started at the top of a pane left its text there twice. The row is
+    /// erased with EL, the rest from the row below (cursor saved and restored).
     ///
     /// - Complexity: O(1).
     public static func eraseBelow(afterMovingUp count: Int) -> [UInt8] {
-        (count > 0 ? csi(count == 1 ? "A" : "\(count)A") : []) + [0x0D] + csi("J")
+        (count > 0 ? csi(count == 1 ? "A" : "\(count)A") : []) + [0x0D] + csi("K")
+            + [0x1B, UInt8(ascii: "7")] + csi("B") + [0x0D] + csi("J") + [0x1B, UInt8(ascii: "8")]
     }
 
     /// What restores a terminal a view may have left in any state: link closed, pen

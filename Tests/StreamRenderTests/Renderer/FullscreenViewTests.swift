@@ -20,7 +20,7 @@ import Testing
                 model.apply(out)
                 // The screen shows the last rows of the layout as it stands.
                 var copy = view.view
-                let tail = copy.tailLines(height).map { InlineViewTests.trimmed(splitter.cells(of: copy.plainText(of: $0)).map { LineDrawer.standalone($0.text) }.joined()) }
+                let tail = copy.tailLines(height).map { InlineViewTests.trimmed(splitter.cells(of: copy.plainText(of: $0)).map { LineDrawer.standalone($0.text, policy: splitter.policy) }.joined()) }
                 let want = tail + Array(repeating: "", count: height - tail.count)
                 let got = model.rows.map(InlineViewTests.trimmed)
                 #expect(got == want, "seed \(seed) doc \(doc) \(width)x\(height) \(policy)")

@@ -48,7 +48,7 @@ import Testing
         let result = layOut([text], settings: LayoutSettings(width: width, policy: policy), check: false)
         let splitter = CellSplitter(policy: policy)
         // A cell that starts with a combining mark is drawn on a space (LineDrawer.standalone).
-        return texts(result.lines, result.view).map { trimmed(splitter.cells(of: $0).map { drawn ? LineDrawer.standalone($0.text) : $0.text }.joined()) }
+        return texts(result.lines, result.view).map { trimmed(splitter.cells(of: $0).map { drawn ? LineDrawer.standalone($0.text, policy: splitter.policy) : $0.text }.joined()) }
     }
 
     @Test func theFinalTextIsInTheScrollbackExactlyOnce() {

@@ -38,7 +38,7 @@ import Testing
         let splitter = CellSplitter(policy: document.layout.settings.policy)
         // A cell that starts with a combining mark is drawn on a space (see LineDrawer.standalone).
         let rows = document.tail(pane.height).lines.map {
-            InlineViewTests.trimmed(splitter.cells(of: document.plainText(of: $0)).map { LineDrawer.standalone($0.text) }.joined())
+            InlineViewTests.trimmed(splitter.cells(of: document.plainText(of: $0)).map { LineDrawer.standalone($0.text, policy: splitter.policy) }.joined())
         }
         return rows + Array(repeating: "", count: pane.height - rows.count)
     }

@@ -79,4 +79,28 @@ import Testing
         #expect(r.errors.contains("content not shown (event 1, byte 0): delta.speech"), "\(r.errors)")
         #expect(!r.outcome.isComplete && r.outcome.textDropped)
     }
+
+    /// Standard output and standard error as one terminal would show them, in write order.
+    final class InterleavedSink: RenderSink {
+        var text = ""
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) { text += String(decoding: bytes, as: UTF8.self) }
+        func writeMessage(_ message: String, kind: RenderMessageKind) { text += message }
+    }
+
+    /// Plain output with standard error and output on one terminal: the paragraph
+    /// before a tool call, the call, the text after it, in stream order (the call was
+    /// written before the unfinished paragraph that preceded it).
+    @Test(arguments: [(80, true), (80, false), (0, false)])
+    func plainOutputInterleavesSideTextInStreamOrder(_ width: Int, _ markdown: Bool) {
+        let sink = InterleavedSink()
+        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: max(1, width)),
+                                                         wrapsPlainText: width != 0, markdown: markdown)
+        let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
+        renderer.feed(Array(Self.searchThenText.utf8))
+        renderer.finish()
+        let order = ["I'll search", "[tool call] web_search", "[tool result]", "Based on the search"].map {
+            sink.text.range(of: $0)?.lowerBound
+        }
+        #expect(order.allSatisfy { $0 != nil } && order == order.sorted { $0! < $1! }, "\(sink.text.debugDescription)")
+    }
 }

@@ -21,6 +21,8 @@ struct ModelTerminal {
     var column = 0
     var wrapPending = false
     var pen = Style.plain
+    /// DECSC: the cursor and pen saved by `ESC 7`.
+    var saved: (row: Int, column: Int, pen: Style)?
     var link: String? = nil
     var scrollTop = 0
     var scrollBottom: Int
@@ -156,6 +158,15 @@ struct ModelTerminal {
                 unknown.append("OSC \(text)")
             }
             return j
+        }
+        if kind == UInt8(ascii: "7") {  // DECSC
+            saved = (row, column, pen)
+            return start + 2
+        }
+        if kind == UInt8(ascii: "8") {  // DECRC
+            if let saved { (row, column, pen) = saved }
+            wrapPending = false
+            return start + 2
         }
         unknown.append("ESC \(kind)")
         return start + 2
