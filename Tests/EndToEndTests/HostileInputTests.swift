@@ -377,6 +377,10 @@ import Darwin
                     i = j
                     continue
                 }
+                if i + 1 < s.count && (s[i + 1] == "7" || s[i + 1] == "8") {
+                    i += 2  // DECSC / DECRC: the inline view's erase keeps the cursor with them
+                    continue
+                }
                 found.append(show(start, start + 8))
                 i += 1
                 continue

@@ -153,12 +153,12 @@ struct TmuxTests {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/multilingual.scalar.sse")
         let answer = String(decoding: CommandLineTests.data("answers/multilingual.md"), as: UTF8.self)
-        // Markdown off: tmux draws Devanagari and Tamil spacing vowel signs in cells of
-        // their own, which the width policy counts as 0; a live row holding them that is
-        // redrawn (a markdown paragraph taller than the live region scrolls inside it)
-        // can leave residue. Plain text only appends to such rows.
-        let rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)' --markdown off", width: 23, height: 7)
-        let want = Self.expected(answer, width: 23, markdown: false)
+        // The defaults: tmux draws Devanagari and Tamil spacing vowel signs in cells of
+        // their own, a column each, as the width policy counts them; a live row holding
+        // them that is redrawn (a markdown paragraph taller than the live region scrolls
+        // inside it) leaves no residue.
+        let rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 23, height: 7)
+        let want = Self.expected(answer, width: 23)
         #expect(rows.count == want.count, "\(rows.count) rows captured, \(want.count) expected")
         for (k, pair) in zip(rows, want).enumerated() where Self.normalized(pair.0) != Self.normalized(pair.1) {
             Issue.record("row \(k): \(pair.0.debugDescription) vs \(pair.1.debugDescription)")
