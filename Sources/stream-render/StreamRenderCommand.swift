@@ -381,11 +381,9 @@ struct StreamRenderCommand: ParsableCommand {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return nil
-            }
+            // A non-blocking standard input is waited on, not read in a spin.
+            let count = buffer.withUnsafeMutableBytes { FileDescriptorSink.readSome(descriptor, into: $0) }
+            if count < 0 { return nil }
             if count == 0 { return bytes }
             bytes.append(contentsOf: buffer[0..<count])
         }
