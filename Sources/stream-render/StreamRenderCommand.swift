@@ -252,11 +252,13 @@ struct StreamRenderCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
         }
+        // Handlers first: a Ctrl-C during the terminal probe (in makeConfiguration) must
+        // find the modes it changed restored, not kill the process with them raw.
+        let signals = SignalWatcher.start()
         let (configuration, onTerminal) = makeConfiguration(terminal)
         let sink = FileDescriptorSink(messagePrefix: "stream-render: ")
         let renderer = StreamRenderer(configuration: configuration, sink: sink)
         if let saver { renderer.onCodeBlock = { saver.save($0) } }
-        let signals = SignalWatcher.start()
         if onTerminal {
             terminal.disableEcho()
             terminal.setEmergencyRestore(ANSIEncoder.restoreSequence(fullscreen: configuration.output == .fullscreen))
