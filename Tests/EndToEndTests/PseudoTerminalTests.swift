@@ -285,5 +285,61 @@ struct PseudoTerminalTests {
         #expect(String(decoding: pending, as: UTF8.self) == "typed", "the shell would read \(String(decoding: pending, as: UTF8.self).debugDescription)")
         #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo left off")
     }
+
+    /// The second Ctrl-C while the first cannot be handled (the loop is stuck writing
+    /// to a terminal that reads nothing): the handler's restore bytes are written
+    /// without blocking, given up where they do not fit, and the process exits 130.
+    @Test func aSecondCtrlCExitsThoughTheTerminalIsFull() throws {
+        let terminal = try PseudoTerminal()  // never read: its buffer fills
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("sr-full-\(getpid()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        let line = "Words that fill a terminal which is reading nothing at all, line after line.\n"
+        try String(repeating: line, count: 40_000).write(toFile: input, atomically: true, encoding: .utf8)
+        try terminal.start([Self.binary, "--pace", "off", "--format", "text", input])
+        let pid = try #require(terminal.commandPID)
+        usleep(1_500_000)  // the probe gives up, then the output fills the terminal's buffer
+        #expect(terminal.isRunning, "the command ended before the terminal was full")
+        kill(pid, SIGINT)
+        usleep(200_000)
+        kill(pid, SIGINT)
+        let status = terminal.waitForExit(seconds: 5)
+        #expect(status == 130, "a second Ctrl-C on a full terminal did not exit (\(status.map(String.init) ?? "still running"))")
+    }
+
+    /// SIGHUP mid-stream (the terminal's window closed, or `kill -HUP`): what arrived
+    /// is shown, the modes are restored and the exit status is 129.
+    @Test func sigHupMidStreamShowsWhatArrivedAndRestoresTheTerminal() throws {
+        let terminal = try PseudoTerminal()
+        let feed = Feed()
+        defer { feed.end() }
+        terminal.startReading()
+        try terminal.start([Self.binary, "--pace", "off", "--format", "text", "--markdown", "off", feed.path])
+        let pid = try #require(terminal.commandPID)
+        feed.write("The first line arrived whole.\nThe second is cut mid-wo")
+        #expect(terminal.waitFor(Array("arrived whole.".utf8)), "the first line was not shown")
+        usleep(100_000)
+        kill(pid, SIGHUP)
+        let status = terminal.waitForExit(seconds: 10)
+        terminal.stopReading()
+        #expect(status == 129)
+        #expect(terminal.waitFor(Array("cut mid-wo".utf8), seconds: 1), "the held-back end was not shown")
+        #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo left off")
+    }
+
+    /// The terminal itself goes away (its master closed: the kernel's SIGHUP, then
+    /// EIO on every write): the command exits 129 at once, not stuck.
+    @Test func aHangUpEndsTheCommandWith129() throws {
+        let terminal = try PseudoTerminal()
+        let feed = Feed()
+        defer { feed.end() }
+        terminal.startReading()
+        try terminal.start([Self.binary, "--pace", "off", "--format", "text", feed.path])
+        feed.write("Some text before the hang-up.\n")
+        #expect(terminal.waitFor(Array("before the hang-up.".utf8)), "the text was not shown")
+        usleep(50_000)
+        terminal.hangUp()
+        let status = terminal.waitForExit(seconds: 10)
+        #expect(status == 129, "\(status.map(String.init) ?? "still running") after the hang-up")
+    }
 }
 #endif

@@ -232,7 +232,8 @@ public enum SignalWatcher {
     nonisolated(unsafe) private static var readFD: Int32 = -1
     nonisolated(unsafe) private static var writeFD: Int32 = -1
     nonisolated(unsafe) private static var emergency: UnsafeMutableBufferPointer<UInt8>?
-    nonisolated(unsafe) private static var emergencyOutput: Int32 = STDOUT_FILENO
+    /// A non-blocking descriptor of its own on the output's terminal (-1: none).
+    nonisolated(unsafe) private static var emergencyOutput: Int32 = -1
     nonisolated(unsafe) private static var pendingStops: sig_atomic_t = 0
     nonisolated(unsafe) static var savedModes: termios?
     nonisolated(unsafe) static var ttyDescriptor: Int32 = -1
@@ -294,13 +295,24 @@ public enum SignalWatcher {
         close(writeFD)
     }
 
+    /// The handler writes `bytes` through a descriptor opened here on the output's
+    /// terminal with O_NONBLOCK: a full or stopped (Ctrl-S) terminal makes that write
+    /// give up, not block the exit. An open file description of its own, so the
+    /// shell's (shared through standard output) is never made non-blocking.
     static func setEmergency(_ bytes: [UInt8], output: Int32) {
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
-        let old = emergency
+        let old = emergency, oldOutput = emergencyOutput
+        var descriptor: Int32 = -1
+        if isatty(output) != 0 {
+            var name = [CChar](repeating: 0, count: 256)
+            if ttyname_r(output, &name, name.count) != 0 { name = Array("/proc/self/fd/\(output)".utf8CString) }
+            descriptor = name.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
+        }
         emergency = buffer
-        emergencyOutput = output
+        emergencyOutput = descriptor
         old?.deallocate()
+        if oldOutput >= 0 { close(oldOutput) }
     }
 
     /// Stops the process as Ctrl-Z would have, returning when it is continued.
@@ -311,17 +323,26 @@ public enum SignalWatcher {
     }
 
     private static let handler: @convention(c) (Int32) -> Void = { signal in
-        // Async-signal-safe only: write(2), tcsetattr(3), _exit(2).
+        // Async-signal-safe only: write(2), tcgetpgrp(3), getpgrp(2), tcsetattr(3), _exit(2).
         let saved = errno
         var byte = UInt8(truncatingIfNeeded: signal)
         if signal == SIGINT || signal == SIGTERM || signal == SIGHUP {
             if SignalWatcher.pendingStops != 0 {
                 // The loop did not get to the first one: restore and leave now.
-                if let bytes = SignalWatcher.emergency {
-                    _ = write(SignalWatcher.emergencyOutput, bytes.baseAddress, bytes.count)
+                // Non-blocking: on a full or stopped terminal what does not fit is given up.
+                if let bytes = SignalWatcher.emergency, SignalWatcher.emergencyOutput >= 0, let base = bytes.baseAddress {
+                    var offset = 0
+                    while offset < bytes.count {
+                        let n = write(SignalWatcher.emergencyOutput, base + offset, bytes.count - offset)
+                        if n <= 0 { break }
+                        offset += n
+                    }
                 }
-                if var modes = SignalWatcher.savedModes, SignalWatcher.ttyDescriptor >= 0 {
-                    tcsetattr(SignalWatcher.ttyDescriptor, TCSANOW, &modes)
+                // From the background tcsetattr would stop the process (SIGTTOU): the
+                // shell owns the modes then.
+                let tty = SignalWatcher.ttyDescriptor
+                if var modes = SignalWatcher.savedModes, tty >= 0, tcgetpgrp(tty) == getpgrp() {
+                    tcsetattr(tty, TCSANOW, &modes)
                 }
                 _exit(128 + signal)
             }
