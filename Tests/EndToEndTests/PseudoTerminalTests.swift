@@ -61,8 +61,8 @@ final class PseudoTerminal: @unchecked Sendable {
     func start(_ command: [String], shell: String = "exec \"$@\"") throws {
         let arguments = ["/usr/bin/setsid", "-c", "/bin/sh", "-c", "echo $$ > '\(pidFile)'; " + shell, "sh"] + command
         var environment = ProcessInfo.processInfo.environment
-        environment["COLUMNS"] = nil
-        environment["STREAM_RENDER_OPTS"] = nil
+        // Capabilities come from the probe and TERM alone, not from the developer's terminal.
+        for name in ["COLUMNS", "STREAM_RENDER_OPTS", "TERM_PROGRAM", "COLORTERM", "NO_COLOR", "FORCE_COLOR"] { environment[name] = nil }
         environment["TERM"] = "xterm-256color"
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -284,6 +284,28 @@ struct PseudoTerminalTests {
         let pending = terminal.pendingInput()
         #expect(String(decoding: pending, as: UTF8.self) == "typed", "the shell would read \(String(decoding: pending, as: UTF8.self).debugDescription)")
         #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo left off")
+    }
+
+    /// A resize while the probe waits (SIGWINCH interrupts its poll) does not end the
+    /// wait: the reply that follows is used (synchronized output, which TERM alone
+    /// does not give, wraps the frames) and nothing is left for the shell.
+    @Test func aResizeDuringTheProbeDoesNotCutItShort() throws {
+        let terminal = try PseudoTerminal()
+        let feed = Feed()
+        terminal.startReading()
+        try terminal.start([Self.binary, "--pace", "off", feed.path])
+        let pid = try #require(terminal.commandPID)
+        #expect(terminal.waitFor(Self.query), "no probe")
+        kill(pid, SIGWINCH)
+        usleep(60_000)
+        terminal.type(Self.reply)
+        feed.write("# A title\n\nSome text under it, and **bold** words.\n")
+        feed.end()
+        let status = terminal.waitForExit()
+        terminal.stopReading()
+        #expect(status == 0)
+        #expect(terminal.waitFor(Array("\u{1B}[?2026h".utf8), seconds: 1), "the terminal's answer was not used")
+        #expect(terminal.pendingInput().isEmpty)
     }
 
     /// The second Ctrl-C while the first cannot be handled (the loop is stuck writing

@@ -87,8 +87,12 @@ public final class TerminalSession {
         var buffer = [UInt8](repeating: 0, count: 256)
         var descriptor = pollfd(fd: tty, events: Int16(POLLIN), revents: 0)
         var answered = false
-        // Ends on the timeout, and on a signal (poll fails with EINTR: no SA_RESTART).
-        while poll(&descriptor, 1, timeoutMilliseconds) > 0 {
+        while true {
+            let ready = poll(&descriptor, 1, timeoutMilliseconds)
+            // A signal interrupts poll (no SA_RESTART): a Ctrl-C ends the wait, a
+            // resize does not.
+            if ready < 0 && errno == EINTR && !SignalWatcher.stopRequested { continue }
+            guard ready > 0 else { break }
             let n = buffer.withUnsafeMutableBytes { read(tty, $0.baseAddress, $0.count) }
             if n <= 0 { break }
             reply += buffer[0..<n]
@@ -283,6 +287,9 @@ public enum SignalWatcher {
         // another one while it ends (stuck writing to a blocked terminal) exits at once.
         return result
     }
+
+    /// Whether a SIGINT, SIGTERM or SIGHUP arrived (the program is ending).
+    static var stopRequested: Bool { pendingStops != 0 }
 
     /// Puts the default handlers back.
     ///
