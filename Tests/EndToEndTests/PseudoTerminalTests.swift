@@ -326,6 +326,7 @@ struct PseudoTerminalTests {
         kill(pid, SIGINT)
         let status = terminal.waitForExit(seconds: 5)
         #expect(status == 130, "a second Ctrl-C on a full terminal did not exit (\(status.map(String.init) ?? "still running"))")
+        #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo left off by the handler")
     }
 
     /// SIGHUP mid-stream (the terminal's window closed, or `kill -HUP`): what arrived
