@@ -252,11 +252,13 @@ struct StreamRenderCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
         }
+        // Handlers first: a Ctrl-C during the terminal probe (in makeConfiguration) must
+        // find the modes it changed restored, not kill the process with them raw.
+        let signals = SignalWatcher.start()
         let (configuration, onTerminal) = makeConfiguration(terminal)
         let sink = FileDescriptorSink(messagePrefix: "stream-render: ")
         let renderer = StreamRenderer(configuration: configuration, sink: sink)
         if let saver { renderer.onCodeBlock = { saver.save($0) } }
-        let signals = SignalWatcher.start()
         if onTerminal {
             terminal.disableEcho()
             terminal.setEmergencyRestore(ANSIEncoder.restoreSequence(fullscreen: configuration.output == .fullscreen))
@@ -381,11 +383,9 @@ struct StreamRenderCommand: ParsableCommand {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return nil
-            }
+            // A non-blocking standard input is waited on, not read in a spin.
+            let count = buffer.withUnsafeMutableBytes { FileDescriptorSink.readSome(descriptor, into: $0) }
+            if count < 0 { return nil }
             if count == 0 { return bytes }
             bytes.append(contentsOf: buffer[0..<count])
         }

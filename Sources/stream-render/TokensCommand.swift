@@ -63,9 +63,8 @@ struct TokensCommand: ParsableCommand {
             for token in tokens { output += token.description.utf8; output.append(0x0A) }
         }
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { FileDescriptorSink.readSome(input, into: $0) }
             if n < 0 {
-                if errno == EINTR { continue }
                 try flush()
                 StreamRenderCommand.error("cannot read \(name == "-" ? "standard input" : name): \(String(cString: strerror(errno)))")
                 throw ExitCode(ExitStatus.unreadableInput.rawValue)

@@ -155,6 +155,19 @@ public struct ResponseDecoder {
     ///
     /// - Complexity: O(1) plus whatever input was held back for detection.
     public mutating func finish(_ output: (Output) -> Void) {
+        end(interrupted: false, output)
+    }
+
+    /// Ends the input early (Ctrl-C): as ``finish(_:)``, and plain-text SSE's event
+    /// still arriving is decoded as if its blank line had come, since its data lines
+    /// are text that arrived (a provider's JSON event cut short is still discarded).
+    ///
+    /// - Complexity: O(1) plus whatever input was held back for detection.
+    public mutating func interrupt(_ output: (Output) -> Void) {
+        end(interrupted: true, output)
+    }
+
+    private mutating func end(interrupted: Bool, _ output: (Output) -> Void) {
         if mode == .undecided { decideMode(atEnd: true, output) }
         if mode == .json { feedJSON(UnsafeBufferPointer(start: nil, count: 0), atEnd: true, output) }
         if mode == .sse, let held = unconfirmed {
@@ -164,6 +177,12 @@ public struct ResponseDecoder {
             } else if !Self.looksLikeTruncatedSSE(held.bytes) {
                 fallBackToText(output)  // no event arrived and nothing looked like one
             }
+        }
+        if interrupted && mode == .sse && format == .sseText {
+            // A line end and a blank line end the pending line and event (after a
+            // lone CR the first LF completes its CR LF; with nothing pending, no event).
+            let ends: [UInt8] = [0x0A, 0x0A]
+            ends.withUnsafeBufferPointer { feedSSE($0, output) }
         }
         switch mode {
         case .sse:

@@ -201,8 +201,13 @@ public struct InlineView {
                 if at.row < shown.height { up += reflow(row: at.row, to: newWidth, column: at.column) }
             }
             out.append(contentsOf: ANSIEncoder.eraseBelow(afterMovingUp: up))
+        } else if let at = encoder.cursor {
+            // The cursor is on a final row: blank final rows after it (a paragraph's
+            // gap) are never drawn, so step over them too, or other text takes their place.
+            out.append(0x0D)
+            out += repeatElement(0x0A, count: -at.row)
         } else {
-            out.append(contentsOf: [0x0D, 0x0A])  // the cursor is on the last final line
+            out.append(contentsOf: [0x0D, 0x0A])
         }
         encoder.cursor = (0, 0)
         encoder.existingRows = 1

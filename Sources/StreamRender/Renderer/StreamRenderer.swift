@@ -467,9 +467,13 @@ public final class StreamRenderer {
         if let onCodeBlock, configuration.markdown { for block in codeBlocks.finish() { onCodeBlock(block) } }
     }
 
-    private func finishDecoder() {
+    private func finishDecoder(interrupted: Bool = false) {
         var outputs = takeScratch()
-        decoder.finish { outputs.append($0) }
+        if interrupted {
+            decoder.interrupt { outputs.append($0) }
+        } else {
+            decoder.finish { outputs.append($0) }
+        }
         handleAll(&outputs)
     }
 
@@ -498,7 +502,7 @@ public final class StreamRenderer {
         // Bytes the decoder holds (a format not yet detected, text still arriving) are
         // shown too; an event cut short by the interrupt is not worth a warning.
         interrupting = true
-        if !inputEnded { finishDecoder() }
+        if !inputEnded { finishDecoder(interrupted: true) }
         return end(interrupted: true)
     }
 

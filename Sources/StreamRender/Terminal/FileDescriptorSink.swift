@@ -46,6 +46,27 @@ public final class FileDescriptorSink: RenderSink {
         line.withUTF8 { _ = Self.writeAll(messages, $0) }
     }
 
+    /// Reads what `fd` has, up to `buffer.count` bytes: 0 at its end, -1 (errno set) when
+    /// reading failed. A non-blocking descriptor with nothing yet (EAGAIN, as a parent
+    /// may leave standard input) is waited on with poll(2), not retried in a spin;
+    /// EINTR is retried.
+    ///
+    /// - Complexity: O(n) in the bytes read, plus the time the writer takes.
+    public static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            #if canImport(Glibc)
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            #else
+            let n = Darwin.read(fd, buffer.baseAddress, buffer.count)
+            #endif
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { return -1 }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 1000)
+        }
+    }
+
     /// Writes every byte; false when the reader went away (EPIPE) or writing failed.
     /// A non-blocking descriptor that is full (EAGAIN) is waited on with poll(2), not
     /// retried in a spin.

@@ -24,6 +24,12 @@ public final class TerminalSession {
     private let tty: Int32
     private var savedModes: termios?
     private var echoOff = false
+    /// When a probe went unanswered: until this CLOCK_MONOTONIC time (ns) a late reply
+    /// may still come, and is read off the terminal before the shell gets it back.
+    private var lateReplyDeadline: UInt64?
+    /// How long after the probe's queries a late reply is still waited for when the
+    /// terminal is handed back (a terminal that never answers costs this at most).
+    static let lateReplyMilliseconds: UInt64 = 500
 
     /// A session for the terminal on `output`, or nil when it is not a terminal.
     /// Only signals are handled then (``SignalWatcher``); nothing else is changed.
@@ -54,25 +60,51 @@ public final class TerminalSession {
     /// through `/dev/tty` with a device-attributes request after them that every
     /// terminal answers; nil for a question not answered within `timeoutMilliseconds`.
     ///
+    /// Only in the terminal's foreground process group (`stream-render a.sse &` must not
+    /// stop on SIGTTOU), and best after ``SignalWatcher/start()``: a Ctrl-C then ends
+    /// the wait (poll is interrupted) with the modes restored, and a second one
+    /// restores them from the handler. Replies that come after the timeout are
+    /// discarded (input pending then is flushed; later ones are read off the terminal
+    /// by ``restoreModes()``, up to ``lateReplyMilliseconds`` after the queries), so
+    /// they never reach the shell as typed text.
+    ///
     /// - Complexity: O(1) work, plus up to `timeoutMilliseconds` waiting for the terminal's replies.
     public func probe(timeoutMilliseconds: Int32 = 150) -> (synchronized: Bool?, graphemes: Bool?) {
-        guard outputIsTerminal, tty >= 0, isatty(tty) != 0 else { return (nil, nil) }
+        guard outputIsTerminal, tty >= 0, isatty(tty) != 0, tcgetpgrp(tty) == getpgrp() else { return (nil, nil) }
         var saved = termios()
         guard tcgetattr(tty, &saved) == 0 else { return (nil, nil) }
+        // A second Ctrl-C while the modes are raw exits from the handler: it restores these.
+        if SignalWatcher.savedModes == nil {
+            SignalWatcher.savedModes = saved
+            SignalWatcher.ttyDescriptor = tty
+        }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        tcsetattr(tty, TCSANOW, &raw)
-        defer { tcsetattr(tty, TCSANOW, &saved) }
+        Self.setModes(tty, &raw)
         ANSIEncoder.probeQueries.withUnsafeBufferPointer { _ = FileDescriptorSink.writeAll(tty, $0) }
+        let sent = Self.monotonicNanoseconds()
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
         var descriptor = pollfd(fd: tty, events: Int16(POLLIN), revents: 0)
-        while poll(&descriptor, 1, timeoutMilliseconds) > 0 {
+        var answered = false
+        while true {
+            let ready = poll(&descriptor, 1, timeoutMilliseconds)
+            // A signal interrupts poll (no SA_RESTART): a Ctrl-C ends the wait, a
+            // resize does not.
+            if ready < 0 && errno == EINTR && !SignalWatcher.stopRequested { continue }
+            guard ready > 0 else { break }
             let n = buffer.withUnsafeMutableBytes { read(tty, $0.baseAddress, $0.count) }
             if n <= 0 { break }
             reply += buffer[0..<n]
-            if Self.hasDeviceAttributes(reply) { break }
+            if Self.hasDeviceAttributes(reply) { answered = true; break }
         }
+        if !answered {
+            // The terminal may still answer: what came since the last read goes now,
+            // the rest when the terminal is handed back.
+            tcflush(tty, TCIFLUSH)
+            lateReplyDeadline = sent + Self.lateReplyMilliseconds * 1_000_000
+        }
+        Self.setModes(tty, &saved)
         let synchronized = Self.modeReport(reply, mode: 2026)
         let graphemes = Self.modeReport(reply, mode: 2027)
         return (synchronized.map { $0 != 0 && $0 != 4 }, graphemes.map { $0 == 1 || $0 == 3 })
@@ -123,13 +155,49 @@ public final class TerminalSession {
         SignalWatcher.ttyDescriptor = tty
     }
 
-    /// Puts the terminal modes back as they were.
+    /// Puts the terminal modes back as they were; first, if a probe went unanswered,
+    /// reads its late reply off the terminal (see ``probe(timeoutMilliseconds:)``).
     ///
-    /// - Complexity: O(1) (a write and a system call).
+    /// - Complexity: O(1) (a write and a system call), plus up to
+    ///   ``lateReplyMilliseconds`` after an unanswered probe.
     public func restoreModes() {
+        discardLateReply()
         guard echoOff, var modes = savedModes else { return }
         Self.setModes(tty, &modes)
         echoOff = false
+    }
+
+    /// Reads an unanswered probe's reply, byte by byte until its device attributes
+    /// answer ends it (keys typed after it stay for the shell), waiting until the
+    /// deadline at most. Only in the foreground: reading from the background stops
+    /// the process (SIGTTIN).
+    private func discardLateReply() {
+        guard let deadline = lateReplyDeadline, tty >= 0, tcgetpgrp(tty) == getpgrp() else { return }
+        lateReplyDeadline = nil
+        var modes = termios()
+        guard tcgetattr(tty, &modes) == 0 else { return }
+        var raw = modes
+        // Non-canonical: a reply has no line end, so canonical mode would not hand it over.
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        Self.setModes(tty, &raw)
+        defer { Self.setModes(tty, &modes) }
+        var seen: [UInt8] = []
+        var descriptor = pollfd(fd: tty, events: Int16(POLLIN), revents: 0)
+        while true {
+            let now = Self.monotonicNanoseconds()
+            let left = deadline > now ? Int32((deadline - now) / 1_000_000) : 0
+            guard poll(&descriptor, 1, left) > 0 else { return }
+            var byte: UInt8 = 0
+            guard read(tty, &byte, 1) == 1 else { return }
+            seen.append(byte)
+            if byte == UInt8(ascii: "c") && Self.hasDeviceAttributes(seen) { return }
+        }
+    }
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
     }
 
     /// tcsetattr with SIGTTOU ignored: after Ctrl-Z the shell may already have taken
@@ -168,7 +236,8 @@ public enum SignalWatcher {
     nonisolated(unsafe) private static var readFD: Int32 = -1
     nonisolated(unsafe) private static var writeFD: Int32 = -1
     nonisolated(unsafe) private static var emergency: UnsafeMutableBufferPointer<UInt8>?
-    nonisolated(unsafe) private static var emergencyOutput: Int32 = STDOUT_FILENO
+    /// A non-blocking descriptor of its own on the output's terminal (-1: none).
+    nonisolated(unsafe) private static var emergencyOutput: Int32 = -1
     nonisolated(unsafe) private static var pendingStops: sig_atomic_t = 0
     nonisolated(unsafe) static var savedModes: termios?
     nonisolated(unsafe) static var ttyDescriptor: Int32 = -1
@@ -219,6 +288,9 @@ public enum SignalWatcher {
         return result
     }
 
+    /// Whether a SIGINT, SIGTERM or SIGHUP arrived (the program is ending).
+    static var stopRequested: Bool { pendingStops != 0 }
+
     /// Puts the default handlers back.
     ///
     /// - Complexity: O(1).
@@ -230,13 +302,24 @@ public enum SignalWatcher {
         close(writeFD)
     }
 
+    /// The handler writes `bytes` through a descriptor opened here on the output's
+    /// terminal with O_NONBLOCK: a full or stopped (Ctrl-S) terminal makes that write
+    /// give up, not block the exit. An open file description of its own, so the
+    /// shell's (shared through standard output) is never made non-blocking.
     static func setEmergency(_ bytes: [UInt8], output: Int32) {
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
-        let old = emergency
+        let old = emergency, oldOutput = emergencyOutput
+        var descriptor: Int32 = -1
+        if isatty(output) != 0 {
+            var name = [CChar](repeating: 0, count: 256)
+            if ttyname_r(output, &name, name.count) != 0 { name = Array("/proc/self/fd/\(output)".utf8CString) }
+            descriptor = name.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
+        }
         emergency = buffer
-        emergencyOutput = output
+        emergencyOutput = descriptor
         old?.deallocate()
+        if oldOutput >= 0 { close(oldOutput) }
     }
 
     /// Stops the process as Ctrl-Z would have, returning when it is continued.
@@ -247,17 +330,26 @@ public enum SignalWatcher {
     }
 
     private static let handler: @convention(c) (Int32) -> Void = { signal in
-        // Async-signal-safe only: write(2), tcsetattr(3), _exit(2).
+        // Async-signal-safe only: write(2), tcgetpgrp(3), getpgrp(2), tcsetattr(3), _exit(2).
         let saved = errno
         var byte = UInt8(truncatingIfNeeded: signal)
         if signal == SIGINT || signal == SIGTERM || signal == SIGHUP {
             if SignalWatcher.pendingStops != 0 {
                 // The loop did not get to the first one: restore and leave now.
-                if let bytes = SignalWatcher.emergency {
-                    _ = write(SignalWatcher.emergencyOutput, bytes.baseAddress, bytes.count)
+                // Non-blocking: on a full or stopped terminal what does not fit is given up.
+                if let bytes = SignalWatcher.emergency, SignalWatcher.emergencyOutput >= 0, let base = bytes.baseAddress {
+                    var offset = 0
+                    while offset < bytes.count {
+                        let n = write(SignalWatcher.emergencyOutput, base + offset, bytes.count - offset)
+                        if n <= 0 { break }
+                        offset += n
+                    }
                 }
-                if var modes = SignalWatcher.savedModes, SignalWatcher.ttyDescriptor >= 0 {
-                    tcsetattr(SignalWatcher.ttyDescriptor, TCSANOW, &modes)
+                // From the background tcsetattr would stop the process (SIGTTOU): the
+                // shell owns the modes then.
+                let tty = SignalWatcher.ttyDescriptor
+                if var modes = SignalWatcher.savedModes, tty >= 0, tcgetpgrp(tty) == getpgrp() {
+                    tcsetattr(tty, TCSANOW, &modes)
                 }
                 _exit(128 + signal)
             }

@@ -23,11 +23,44 @@ import Testing
             }
         }
         reader.start()
+        let cpu = Self.threadCPUTime()
         let ok = payload.withUnsafeBufferPointer { FileDescriptorSink.writeAll(writeEnd, $0) }
+        let spent = Self.threadCPUTime() - cpu
         close(writeEnd)
         while !received.done(payload.count) { usleep(10_000) }
         #expect(ok)
         #expect(received.bytes == payload)
+        // Waiting 200 ms on a full pipe in a spin would cost about that in CPU time.
+        #expect(spent < 0.1, "the writer used \(spent) s of CPU time waiting on a full pipe for 0.2 s")
+    }
+
+    /// A non-blocking descriptor with nothing to read yet (EAGAIN) is waited on with
+    /// poll: the bytes are read once they come, at little CPU cost.
+    @Test func anEmptyNonBlockingPipeIsWaitedOnForReading() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        defer { close(readEnd) }
+        #expect(fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) == 0)
+        let writer = Thread {
+            usleep(200_000)
+            _ = "late".withCString { write(writeEnd, $0, 4) }
+            close(writeEnd)
+        }
+        writer.start()
+        let cpu = Self.threadCPUTime()
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let n = buffer.withUnsafeMutableBytes { FileDescriptorSink.readSome(readEnd, into: $0) }
+        let spent = Self.threadCPUTime() - cpu
+        #expect(n == 4 && buffer.prefix(4).elementsEqual("late".utf8))
+        #expect(spent < 0.1, "the reader used \(spent) s of CPU time waiting 0.2 s for input")
+    }
+
+    /// This thread's CPU time in seconds.
+    static func threadCPUTime() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 }
 
