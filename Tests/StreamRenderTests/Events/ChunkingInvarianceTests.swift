@@ -76,9 +76,11 @@ import Testing
         ("invalid UTF-8", (0..<600).map { UInt8(truncatingIfNeeded: 0x80 + $0 % 64) }),
     ]
 
+    /// Detection looks at the first bytes; the rest of each fixture is decoded in 200
+    /// chunkings by `DecoderVerifierTests` already, so a few here keep the suite cheap.
     @Test(arguments: fixtureNames)
     func fixturesDecodeTheSameInEveryChunking(_ name: String) {
-        Self.expectChunkingInvariant(Fixtures.data("sse/\(name)"), name: name, iterations: 100)
+        Self.expectChunkingInvariant(Fixtures.data("sse/\(name)"), name: name, iterations: 10)
     }
 
     @Test func ambiguousStartsDecodeTheSameInEveryChunking() {

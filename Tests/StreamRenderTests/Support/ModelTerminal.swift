@@ -112,6 +112,10 @@ struct ModelTerminal {
     private mutating func scroll(_ n: Int) {
         for _ in 0..<n {
             if scrollTop == 0 && alternate == nil { scrollback.append(screen.text(row: 0)) }
+            if scrollTop == 0 && scrollBottom == height - 1 {
+                screen = screen.scrolledUp(by: 1)  // the whole screen: rows move whole, as below
+                continue
+            }
             var next = screen
             for r in scrollTop..<scrollBottom {
                 next.clear(row: r)
