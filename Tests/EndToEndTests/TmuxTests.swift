@@ -186,27 +186,6 @@ struct TmuxTests {
         #expect(got == want, "the letters read back differ from the answer's: \(got.count) vs \(want.count)")
     }
 
-    /// `swift run stream-render` as a newcomer runs it: no input, a terminal. The demo
-    /// plays at its recorded pace with a status line that is gone at the end, and
-    /// leaves its whole answer (markdown rendered, the table box-drawn) in the scrollback.
-    @Test func theDemoPlaysWithNoInputOnATerminal() throws {
-        let binary = CommandLineTests.binary.path
-        let midway = FileManager.default.temporaryDirectory.appendingPathComponent("sr-demo-\(getpid()).txt").path
-        defer { try? FileManager.default.removeItem(atPath: midway) }
-        let rows = try Self.capture("'\(binary)'; echo exit=$?", width: 80, height: 30,
-                                    during: { "sleep 5; \($0) capture-pane -p -t t > '\(midway)'" })
-        let during = (try? String(contentsOfFile: midway, encoding: .utf8)) ?? ""
-        #expect(during.contains("tokens/s") || during.contains("waiting") || during.contains("thinking"),
-                "no status line while streaming: \(during)")
-        #expect(!during.contains("Pipe your own stream in"), "at 5 s the demo should still be streaming")
-        #expect(rows.contains("StreamRender demo"), "\(rows.prefix(5))")
-        #expect(rows.contains { $0.hasPrefix("┌") } && rows.contains { $0.contains("日本語") })
-        #expect(rows.contains { $0.contains("Pipe your own stream in") })
-        #expect(rows.contains { $0.contains("␛]0;pwned␇") }, "the escape sequence is shown, not obeyed")
-        #expect(!rows.contains { $0.contains("tokens/s") }, "the status line is gone at the end")
-        #expect(rows.last == "exit=0", "\(rows.suffix(3))")
-    }
-
     /// Ctrl-C in fullscreen: the terminal is restored (normal screen, cursor shown).
     @Test func interruptRestoresTheTerminal() throws {
         let binary = CommandLineTests.binary.path
@@ -298,5 +277,32 @@ struct TmuxTests {
             Issue.record("bash's job lines are not where expected: \(rows.filter { $0.contains("f |") })")
         }
         Self.expectRows(answerRows, Self.expected(answer, width: 70), "after Ctrl-Z and fg")
+    }
+}
+
+/// The built-in demo in a real terminal. A suite of its own, so its twelve seconds of
+/// playing overlap the other tmux tests (which run one at a time) instead of adding to them.
+@Suite(.enabled(if: tmuxIsAvailable))
+struct TmuxDemoTests {
+
+    /// `swift run stream-render` as a newcomer runs it: no input, a terminal. The demo
+    /// plays at its recorded pace with a status line that is gone at the end, and
+    /// leaves its whole answer (markdown rendered, the table box-drawn) in the scrollback.
+    @Test func theDemoPlaysWithNoInputOnATerminal() throws {
+        let binary = CommandLineTests.binary.path
+        let midway = FileManager.default.temporaryDirectory.appendingPathComponent("sr-demo-\(getpid()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: midway) }
+        let rows = try TmuxTests.capture("'\(binary)'; echo exit=$?", width: 80, height: 30,
+                                    during: { "sleep 5; \($0) capture-pane -p -t t > '\(midway)'" })
+        let during = (try? String(contentsOfFile: midway, encoding: .utf8)) ?? ""
+        #expect(during.contains("tokens/s") || during.contains("waiting") || during.contains("thinking"),
+                "no status line while streaming: \(during)")
+        #expect(!during.contains("Pipe your own stream in"), "at 5 s the demo should still be streaming")
+        #expect(rows.contains("StreamRender demo"), "\(rows.prefix(5))")
+        #expect(rows.contains { $0.hasPrefix("┌") } && rows.contains { $0.contains("日本語") })
+        #expect(rows.contains { $0.contains("Pipe your own stream in") })
+        #expect(rows.contains { $0.contains("␛]0;pwned␇") }, "the escape sequence is shown, not obeyed")
+        #expect(!rows.contains { $0.contains("tokens/s") }, "the status line is gone at the end")
+        #expect(rows.last == "exit=0", "\(rows.suffix(3))")
     }
 }
