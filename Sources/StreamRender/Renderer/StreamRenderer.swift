@@ -124,8 +124,12 @@ public final class StreamRenderer {
     // Routing.
     /// A block other than text (thinking, a tool call) came since the answer's last text.
     private var nonTextSinceText = false
-    /// The answer's last two bytes (where the next text starts a paragraph).
-    private var answerEnd: [UInt8] = []
+    /// The answer's last two bytes (where the next text starts a paragraph) and how
+    /// many it has (at most 2), kept without an allocation per delta.
+    private var answerLast: UInt8 = 0
+    private var answerBeforeLast: UInt8 = 0
+    private var answerBytes = 0
+    private var answerIsEmpty: Bool { answerBytes == 0 }
     private var errorsHandled = 0
     /// The answer is rendered in blocks (markdown, wrapped): a text block's end ends one.
     private var rendersBlocks: Bool {
@@ -392,7 +396,7 @@ public final class StreamRenderer {
     // MARK: - Messages
 
     private func message(_ text: String, _ kind: RenderMessageKind) {
-        if !live.isPaced && kind == .side && !answerEnd.isEmpty && !rendersBlocks {
+        if !live.isPaced && kind == .side && !answerIsEmpty && !rendersBlocks {
             // Plain text output may still hold the end of the line before it: the side
             // text waits for the next text block, or the end, so standard error and
             // output interleave in order. (Markdown's open block was printed when the
@@ -672,7 +676,7 @@ public final class StreamRenderer {
             if kind != .text {
                 // The answer's text block ended: markdown shows its open block now, so
                 // the thinking or tool call after it comes after it in every view.
-                if !nonTextSinceText && !answerEnd.isEmpty && rendersBlocks {
+                if !nonTextSinceText && !answerIsEmpty && rendersBlocks {
                     live.endBlock()
                     if !live.isPaced { drawFrame() } else { dirty = true }
                 }
@@ -689,8 +693,8 @@ public final class StreamRenderer {
                     // Text after a tool call (or thinking) is a new paragraph, not the
                     // end of the sentence before it.
                     nonTextSinceText = false
-                    if answerEnd.count > 0 && answerEnd.last != 0x0A { append("\n\n") }
-                    else if answerEnd.count == 2 && answerEnd.first != 0x0A { append("\n") }
+                    if !answerIsEmpty && answerLast != 0x0A { append("\n\n") }
+                    else if answerBytes == 2 && answerBeforeLast != 0x0A { append("\n") }
                     if !live.isPaced && !pendingMessages.isEmpty {
                         // Plain text output held side text until the line before it ended.
                         live.frame(into: &out)
@@ -786,7 +790,13 @@ public final class StreamRenderer {
 
     private func appendPiece(_ text: String) {
         let utf8 = text.utf8
-        if utf8.count >= 2 { answerEnd = Array(utf8.suffix(2)) } else if let b = utf8.last { answerEnd = Array((answerEnd + [b]).suffix(2)) }
+        var end = utf8.endIndex
+        if end != utf8.startIndex {
+            end = utf8.index(before: end)
+            answerBeforeLast = end != utf8.startIndex ? utf8[utf8.index(before: end)] : answerLast
+            answerLast = utf8[end]
+            answerBytes = min(2, answerBytes + utf8.count)
+        }
         live.append(text, style: .plain)
         dirty = true
         if let onCodeBlock, configuration.markdown { for block in codeBlocks.feed(text) { onCodeBlock(block) } }
