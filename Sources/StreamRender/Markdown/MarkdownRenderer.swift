@@ -265,6 +265,9 @@ public final class MarkdownRenderer {
         func saw(_ pointer: UnsafePointer<CChar>?, _ size: Int) {
             guard table != nil, let pointer, let input else { return }
             let offset = input.distance(to: UnsafeRawPointer(pointer))
+            // md4c hands some texts from its own constants (a soft break's "\n", the
+            // NUL replacement): only pointers into the input count.
+            guard offset >= 0 && offset + size <= inputCount else { return }
             table!.first = min(table!.first, offset)
             table!.last = max(table!.last, offset + size)
         }
