@@ -65,11 +65,11 @@ import Testing
     /// A resize storm while the answer streams (40 resizes between 30 and 90 columns):
     /// nothing is lost or written twice in the scrollback, and the terminal is left
     /// with the cursor shown.
-    @Test(.enabled(if: tmuxIsAvailable)) func aResizeStormLosesAndDuplicatesNothing() throws {
+    @Test(.enabled(if: tmuxIsAvailable)) func aResizeStormLosesAndDuplicatesNothing() async throws {
         let binary = CommandLineTests.binary.path
         let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
         let slow = "n=0; while IFS= read -r line; do printf '%s\\n' \"$line\"; n=$((n+1)); [ $((n % 10)) -eq 0 ] && sleep 0.01; done < '\(Self.fixture)'"
-        let rows = try TmuxTests.capture("\(slow) | '\(binary)' --markdown off", width: 60, height: 14,
+        let rows = try await TmuxTests.capture("\(slow) | '\(binary)' --markdown off", width: 60, height: 14,
                                          during: { t in
                                              "sleep 0.3; " + (0..<40).map { k in "\(t) resize-window -t t -x \(30 + (k * 37) % 61); sleep 0.03" }
                                                  .joined(separator: "; ") + "; \(t) resize-window -t t -x 60"
@@ -83,10 +83,10 @@ import Testing
 
     /// Ctrl-C in the middle of a frame of the inline view: the terminal is restored
     /// (cursor shown, echo on, the normal screen) and exit 130.
-    @Test(.enabled(if: tmuxIsAvailable)) func ctrlCMidStreamRestoresTheTerminal() throws {
+    @Test(.enabled(if: tmuxIsAvailable)) func ctrlCMidStreamRestoresTheTerminal() async throws {
         let binary = CommandLineTests.binary.path
         let slow = "n=0; while IFS= read -r line; do printf '%s\\n' \"$line\"; n=$((n+1)); sleep 0.005; done < '\(Self.fixture)'"
-        let rows = try TmuxTests.capture("trap '' INT; \(slow) | '\(binary)'; echo exit=$?; stty -a | grep -o -- '-*echo ' | head -1",
+        let rows = try await TmuxTests.capture("trap '' INT; \(slow) | '\(binary)'; echo exit=$?; stty -a | grep -o -- '-*echo ' | head -1",
                                          width: 60, height: 14,
                                          during: { "sleep 0.8; \($0) send-keys -t t C-c" },
                                          after: { "\($0) display-message -p -t t 'alternate=#{alternate_on} cursor=#{cursor_flag}'" })

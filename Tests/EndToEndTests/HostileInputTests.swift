@@ -1033,7 +1033,7 @@ import Darwin
     /// Runs `command` in a 60 x 15 tmux pane that accepts clipboard writes, then reads
     /// the pane's state and buffers.
     static func paneState(_ command: String) throws -> PaneState {
-        let rows = try TmuxTests.capture("tmux set-option -s set-clipboard on; \(command)", width: 60, height: 15, after: {
+        let rows = try TmuxTests.captureBlocking("tmux set-option -s set-clipboard on; \(command)", width: 60, height: 15, after: {
             "\($0) display-message -p -t t '\(paneStateFormat)'; \($0) list-buffers | wc -l"
         })
         guard rows.count >= 2 else { return PaneState(state: "no state: \(rows)", buffers: -1, rows: rows) }

@@ -26,7 +26,7 @@ struct RealWorldTmuxTests {
 
     /// Runs `commands` in tmux windows of one server, `parallel` at a time, and returns
     /// each window's scrollback and screen.
-    static func captureAll(_ commands: [String], parallel: Int = 12) throws -> [String] {
+    static func captureAll(_ commands: [String], parallel: Int = 12) async throws -> [String] {
         let socket = "streamrender-rw-\(getpid())"
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -46,13 +46,7 @@ struct RealWorldTmuxTests {
             }
         }
         script += "tmux -L \(socket) kill-server >/dev/null 2>&1\n"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        _ = try await TmuxTests.runScript(script)
         return commands.indices.map { k in
             (try? String(contentsOf: dir.appendingPathComponent("\(k)"), encoding: .utf8)) ?? ""
         }
@@ -73,11 +67,11 @@ struct RealWorldTmuxTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test func everyRecordingLeavesItsPlainOutputInTheTerminal() throws {
+    @Test func everyRecordingLeavesItsPlainOutputInTheTerminal() async throws {
         let binary = CommandLineTests.binary.path
         let files = Self.recordings.map { CommandLineTests.fixture("real/streams/" + $0) }
         // Default flags; the pane's terminal on standard input, as a user runs it.
-        let captures = try Self.captureAll(files.map { "'\(binary)' '\($0)'" })
+        let captures = try await Self.captureAll(files.map { "'\(binary)' '\($0)'" })
         #expect(files.count >= 100)
         for (k, file) in files.enumerated() {
             let want = Self.letters(try Self.plain(file))
@@ -92,7 +86,7 @@ struct RealWorldTmuxTests {
     /// tool call: tmux 3.3 pushed the whole screen into the scrollback when the region
     /// was erased from the corner, and the answer's first lines were there twice. The
     /// text, the tool call and the text after it must appear once each, in order.
-    @Test func aViewAtTheTopLeftCornerLeavesNothingTwice() throws {
+    @Test func aViewAtTheTopLeftCornerLeavesNothingTwice() async throws {
         let binary = CommandLineTests.binary.path
         let head = """
             event: message_start
@@ -137,7 +131,7 @@ struct RealWorldTmuxTests {
         try Data(tail.utf8).write(to: dir.appendingPathComponent("b.sse"))
         let a = dir.appendingPathComponent("a.sse").path, b = dir.appendingPathComponent("b.sse").path
         for mode in ["", "--fullscreen"] {
-            let rows = try TmuxTests.capture("(cat '\(a)'; sleep 0.6; cat '\(b)') | '\(binary)' \(mode)", width: 40, height: 10)
+            let rows = try await TmuxTests.capture("(cat '\(a)'; sleep 0.6; cat '\(b)') | '\(binary)' \(mode)", width: 40, height: 10)
             let text = rows.joined(separator: "\n")
             #expect(rows.filter { $0.hasPrefix("First line") }.count == 1, "\(mode): \(rows)")
             let order = ["First line", "[tool call] search", "After the tool call."].map { text.range(of: $0)?.lowerBound }
@@ -148,10 +142,10 @@ struct RealWorldTmuxTests {
     /// Thinking, a tool call and text in stream order in every view, paced or not
     /// (the recorded music stream: thinking first, the tool call last).
     @Test(arguments: ["", "--pace off", "--fullscreen"])
-    func thinkingAndToolCallsAppearInStreamOrder(_ mode: String) throws {
+    func thinkingAndToolCallsAppearInStreamOrder(_ mode: String) async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/music.thinking-tool.crlf.sse")
-        let rows = try TmuxTests.capture("'\(binary)' \(mode) '\(fixture)'", width: Self.width, height: 24)
+        let rows = try await TmuxTests.capture("'\(binary)' \(mode) '\(fixture)'", width: Self.width, height: 24)
         let want = Self.letters(try Self.plain(fixture))
         #expect(Self.letters(rows.joined(separator: "\n")) == want, "\(mode): \(rows.prefix(6))")
         #expect(rows.first == "[thinking]", "\(mode): \(rows.prefix(3))")

@@ -19,11 +19,34 @@ struct TmuxTests {
     /// One shell script drives tmux from start to capture.
     static func capture(_ command: String, width: Int, height: Int, escapes: Bool = false,
                         during: (String) -> String = { _ in "" },
-                        after: (String) -> String = { _ in "" }) throws -> [String] {
+                        after: (String) -> String = { _ in "" }) async throws -> [String] {
+        rows(try await runScript(driver(command, width: width, height: height, escapes: escapes, during: during, after: after)))
+    }
+
+    /// ``capture(_:width:height:escapes:during:after:)`` for a synchronous caller (a
+    /// static value computed once): it blocks its thread while tmux runs.
+    static func captureBlocking(_ command: String, width: Int, height: Int, escapes: Bool = false,
+                                during: (String) -> String = { _ in "" },
+                                after: (String) -> String = { _ in "" }) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", driver(command, width: width, height: height, escapes: escapes, during: during, after: after)]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return rows(data)
+    }
+
+    /// The shell script that runs `command` in a tmux pane and prints the capture.
+    static func driver(_ command: String, width: Int, height: Int, escapes: Bool,
+                       during: (String) -> String, after: (String) -> String) -> String {
         let socket = "streamrender-\(getpid())-\(Int.random(in: 0..<1_000_000))"
         func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let pane = "\(command); tmux -L \(socket) wait-for -S done; sleep 60"
-        let driver = """
+        return """
             tmux -L \(socket) -f /dev/null new-session -d -x \(width) -y \(height) -s t sh -c \(quote(pane)) </dev/null >/dev/null 2>&1
             \(during("tmux -L \(socket)"))
             timeout 120 tmux -L \(socket) wait-for done
@@ -31,18 +54,34 @@ struct TmuxTests {
             tmux -L \(socket) capture-pane -p \(escapes ? "-e " : "")-S - -t t
             tmux -L \(socket) kill-server >/dev/null 2>&1
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", driver]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    }
+
+    /// The captured text as rows, trailing blank rows removed.
+    static func rows(_ data: Data) -> [String] {
         var rows = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while rows.last?.isEmpty == true { rows.removeLast() }
         return rows
+    }
+
+    /// Runs a shell script and returns what it printed, without holding a thread while
+    /// it runs: tmux tests mostly wait, and a test blocked in a wait kept one of the
+    /// test runner's two threads (one per core) from the CPU-bound suites.
+    static func runScript(_ script: String) async throws -> Data {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("sr-script-\(getpid())-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.standardOutput = handle
+        process.standardInput = FileHandle.nullDevice
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in done.resume() }
+            do { try process.run() } catch { done.resume(throwing: error) }
+        }
+        try handle.close()
+        return try Data(contentsOf: output)
     }
 
     /// tmux 3.3 stores a limited number of bytes per cell, so a long ZWJ sequence
@@ -92,24 +131,24 @@ struct TmuxTests {
     /// with the pane's terminal on standard input (so the DECRQM probe runs and its
     /// answers are not mistaken for input).
     @Test(arguments: ["", "--fullscreen", "FILE"])
-    func theLiveViewLeavesExactlyTheWrappedAnswer(_ mode: String) throws {
+    func theLiveViewLeavesExactlyTheWrappedAnswer(_ mode: String) async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
         let command = mode == "FILE"
             ? "'\(binary)' '\(fixture)'"
             : "\(Self.slowly(fixture)) | '\(binary)' \(mode)"
-        let rows = try Self.capture(command, width: 40, height: 12)
+        let rows = try await Self.capture(command, width: 40, height: 12)
         Self.expectRows(rows, Self.expected(answer, width: 40), mode)
     }
 
     /// The coding answer as a user sees it with the default flags: markdown rendered
     /// (no literal `**`, no `#` heading marks, no fence lines), and code copied from the
     /// scrollback keeps its indentation.
-    @Test func theCodingAnswerShowsRenderedMarkdown() throws {
+    @Test func theCodingAnswerShowsRenderedMarkdown() async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
-        var rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 80, height: 12)
+        var rows = try await Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 80, height: 12)
         rows = rows.map { var r = $0; while r.hasSuffix(" ") { r.removeLast() }; return r }
         #expect(rows.count > 40)
         #expect(!rows.contains { $0.contains("**") }, "literal ** shown")
@@ -124,7 +163,7 @@ struct TmuxTests {
     /// Code in the coding answer, with the default flags, is coloured by token in
     /// tmux (a keyword's colour differs from an identifier's); with NO_COLOR it has
     /// no colour but keeps bold keywords.
-    @Test func codeIsHighlightedAndNoColorKeepsOnlyAttributes() throws {
+    @Test func codeIsHighlightedAndNoColorKeepsOnlyAttributes() async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         let colour = #"\u001B\[[0-9;]*(3[0-7]|9[0-7]|38;[25];[0-9;]+)m"#
@@ -139,17 +178,17 @@ struct TmuxTests {
         }
         // The user's environment may say NO_COLOR (the test runner's does): the
         // default run is made without it.
-        let rows = try Self.capture("\(Self.slowly(fixture)) | env -u NO_COLOR '\(binary)'", width: 80, height: 12, escapes: true)
+        let rows = try await Self.capture("\(Self.slowly(fixture)) | env -u NO_COLOR '\(binary)'", width: 80, height: 12, escapes: true)
         let keyword = try #require(sgr(before: "struct", context: "Decodable {", in: rows), "\(rows.prefix(20))")
         #expect(keyword.range(of: colour, options: .regularExpression) != nil, "\(keyword.debugDescription)")
         #expect(sgr(before: "StreamEvent", context: "Decodable {", in: rows) != keyword)
-        let mono = try Self.capture("\(Self.slowly(fixture)) | NO_COLOR=1 '\(binary)'", width: 80, height: 12, escapes: true)
+        let mono = try await Self.capture("\(Self.slowly(fixture)) | NO_COLOR=1 '\(binary)'", width: 80, height: 12, escapes: true)
         #expect(!mono.contains { $0.range(of: colour, options: .regularExpression) != nil }, "colour under NO_COLOR")
         let monoKeyword = sgr(before: "struct", context: "Decodable {", in: mono)
         #expect(monoKeyword?.contains("1") == true, "keyword not bold: \(monoKeyword.debugDescription) \(mono.prefix(16))")
     }
 
-    @Test func aNarrowPaneWithWideTextAndEscapes() throws {
+    @Test func aNarrowPaneWithWideTextAndEscapes() async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/multilingual.scalar.sse")
         let answer = String(decoding: CommandLineTests.data("answers/multilingual.md"), as: UTF8.self)
@@ -157,7 +196,7 @@ struct TmuxTests {
         // their own, a column each, as the width policy counts them; a live row holding
         // them that is redrawn (a markdown paragraph taller than the live region scrolls
         // inside it) leaves no residue.
-        let rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 23, height: 7)
+        let rows = try await Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 23, height: 7)
         let want = Self.expected(answer, width: 23)
         #expect(rows.count == want.count, "\(rows.count) rows captured, \(want.count) expected")
         for (k, pair) in zip(rows, want).enumerated() where Self.normalized(pair.0) != Self.normalized(pair.1) {
@@ -167,12 +206,12 @@ struct TmuxTests {
 
     /// A resize in the middle of the stream: the live region is repainted at the new
     /// width, and no line is written twice (the text read back is the answer's).
-    @Test func aResizeMidStreamDuplicatesNothing() throws {
+    @Test func aResizeMidStreamDuplicatesNothing() async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
         let slow = "n=0; while IFS= read -r line; do printf '%s\\n' \"$line\"; n=$((n+1)); [ $((n % 10)) -eq 0 ] && sleep 0.01; done < '\(fixture)'"
-        let rows = try Self.capture("\(slow) | '\(binary)'", width: 50, height: 12,
+        let rows = try await Self.capture("\(slow) | '\(binary)'", width: 50, height: 12,
                                     during: { "sleep 1; \($0) resize-window -t t -x 32; sleep 0.7; \($0) resize-window -t t -x 60" })
         // Blocks finished before, between and after the resizes are rendered at different
         // widths (rules, table borders, wrapped table cells, code continuation marks), so
@@ -187,13 +226,13 @@ struct TmuxTests {
     }
 
     /// Ctrl-C in fullscreen: the terminal is restored (normal screen, cursor shown).
-    @Test func interruptRestoresTheTerminal() throws {
+    @Test func interruptRestoresTheTerminal() async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         let slow = "n=0; while IFS= read -r line; do printf '%s\\n' \"$line\"; n=$((n+1)); sleep 0.01; done < '\(fixture)'"
         // The pane's shell ignores SIGINT so it lives on to report; stream-render
         // installs its own handler.
-        let rows = try Self.capture("trap '' INT; \(slow) | '\(binary)' --fullscreen; echo exit=$?", width: 40, height: 10,
+        let rows = try await Self.capture("trap '' INT; \(slow) | '\(binary)' --fullscreen; echo exit=$?", width: 40, height: 10,
                                     during: { "sleep 1; \($0) send-keys -t t C-c" },
                                     after: { "\($0) display-message -p -t t 'alternate=#{alternate_on} cursor=#{cursor_flag}'" })
         #expect(rows.first == "alternate=0 cursor=1", "\(rows.prefix(2))")
@@ -210,11 +249,11 @@ struct TmuxTests {
 
     /// Keys typed while the answer streams never appear (echo is off while the view
     /// draws), and the answer is still exactly right.
-    @Test func keysTypedMidStreamNeverAppear() throws {
+    @Test func keysTypedMidStreamNeverAppear() async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
-        let rows = try Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 40, height: 12,
+        let rows = try await Self.capture("\(Self.slowly(fixture)) | '\(binary)'", width: 40, height: 12,
                                     during: { "sleep 0.4; \($0) send-keys -t t 'qzqzqz'; sleep 0.3; \($0) send-keys -t t 'xjxjxj' Enter" })
         let all = rows.joined(separator: "\n")
         #expect(!all.contains("qzqz") && !all.contains("xjxj"), "typed keys were shown")
@@ -224,12 +263,12 @@ struct TmuxTests {
     /// The input stalls with a paragraph still open; the pane is narrowed: the live
     /// tail (the paragraph's last line) is re-wrapped at word boundaries within 100 ms,
     /// without waiting for more input. (tmux's own reflow would cut it mid-word.)
-    @Test func aResizeDuringAStallIsRepaintedAtOnce() throws {
+    @Test func aResizeDuringAStallIsRepaintedAtOnce() async throws {
         let binary = CommandLineTests.binary.path
         let words = (1...40).map { "word\($0)" }.joined(separator: " ")
         let snapshot = FileManager.default.temporaryDirectory.appendingPathComponent("sr-stall-\(getpid())-\(Int.random(in: 0..<1_000_000))").path
         defer { try? FileManager.default.removeItem(atPath: snapshot) }
-        _ = try Self.capture("(printf '%s' '\(words)'; sleep 3) | '\(binary)' --format text --markdown off", width: 70, height: 12,
+        _ = try await Self.capture("(printf '%s' '\(words)'; sleep 3) | '\(binary)' --format text --markdown off", width: 70, height: 12,
                              during: { "sleep 1.2; \($0) resize-window -t t -x 30; sleep 0.1; \($0) capture-pane -p -t t > '\(snapshot)'" })
         var screen = ((try? String(contentsOfFile: snapshot, encoding: .utf8)) ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while screen.last?.isEmpty == true { screen.removeLast() }
@@ -245,7 +284,7 @@ struct TmuxTests {
     /// echo on), and when continued (`fg`) it draws again and leaves exactly the
     /// answer. Echo is off while it draws. An interactive bash runs the job: without
     /// job control the process group is orphaned and the kernel never stops it.
-    @Test func ctrlZStopsWithTheTerminalRestoredAndContinues() throws {
+    @Test func ctrlZStopsWithTheTerminalRestoredAndContinues() async throws {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
@@ -257,7 +296,7 @@ struct TmuxTests {
         // job is stopped only once stream-render has stopped); short names keep bash's
         // job lines on one row each.
         try "f() { \(Self.slowly(fixture)); }\nb='\(binary)'\n".write(toFile: job, atomically: true, encoding: .utf8)
-        let rows = try Self.capture("bash --norc --noprofile -i -c '. \(job); f | \"$b\"; sleep 1; fg' 2>&1", width: 70, height: 12, during: { t in
+        let rows = try await Self.capture("bash --norc --noprofile -i -c '. \(job); f | \"$b\"; sleep 1; fg' 2>&1", width: 70, height: 12, during: { t in
             """
             sleep 0.4; tty=$(\(t) display-message -p -t t '#{pane_tty}')
             echo "running $(stty -a -F $tty | grep -o -- '-*echo ' | head -1)" > '\(snapshot)'
@@ -288,11 +327,11 @@ struct TmuxDemoTests {
     /// `swift run stream-render` as a newcomer runs it: no input, a terminal. The demo
     /// plays at its recorded pace with a status line that is gone at the end, and
     /// leaves its whole answer (markdown rendered, the table box-drawn) in the scrollback.
-    @Test func theDemoPlaysWithNoInputOnATerminal() throws {
+    @Test func theDemoPlaysWithNoInputOnATerminal() async throws {
         let binary = CommandLineTests.binary.path
         let midway = FileManager.default.temporaryDirectory.appendingPathComponent("sr-demo-\(getpid()).txt").path
         defer { try? FileManager.default.removeItem(atPath: midway) }
-        let rows = try TmuxTests.capture("'\(binary)'; echo exit=$?", width: 80, height: 30,
+        let rows = try await TmuxTests.capture("'\(binary)'; echo exit=$?", width: 80, height: 30,
                                     during: { "sleep 5; \($0) capture-pane -p -t t > '\(midway)'" })
         let during = (try? String(contentsOfFile: midway, encoding: .utf8)) ?? ""
         #expect(during.contains("tokens/s") || during.contains("waiting") || during.contains("thinking"),
