@@ -720,15 +720,12 @@ public final class StreamRenderer {
             case .thinking:
                 closeThinking()
             case .toolUse(let id, let name), .serverToolUse(let id, let name):
-                var input = block.inputJSON.isEmpty ? (block.isComplete ? "{}" : "") : block.inputJSON
-                input = Self.shownOnOneLine(input)
-                if input.count > 200 { input = String(input.prefix(199)) + "…" }
+                let input = Self.clipped(block.inputJSON.isEmpty ? (block.isComplete ? "{}" : "") : block.inputJSON)
                 let call = id.isEmpty ? "" : " (\(Self.shownOnOneLine(id)))"  // Gemini and Ollama calls have no id
                 let label = block.isComplete ? "[tool call]" : "[tool call, cut short]"
                 sideText("\(label) \(Self.shownOnOneLine(name)) \(input)\(call)\n")
             case .toolResult(let id, let type):
-                var summary = Self.shownOnOneLine(block.text)
-                if summary.count > 200 { summary = String(summary.prefix(199)) + "…" }
+                let summary = Self.clipped(block.text)
                 let call = id.isEmpty ? "" : " (\(Self.shownOnOneLine(id)))"
                 sideText("[tool result] \(Self.shownOnOneLine(type))\(call)\(summary.isEmpty ? "" : ": " + summary)\n")
             case .redactedThinking:
@@ -760,6 +757,13 @@ public final class StreamRenderer {
     static func shownOnOneLine(_ text: String) -> String {
         var sanitizer = ControlSanitizer()
         return sanitizer.sanitize(String(text.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }))
+    }
+
+    /// A tool call's input or a result's summary as one side line: on one line,
+    /// controls visible, cut to 200 characters.
+    static func clipped(_ text: String) -> String {
+        let line = shownOnOneLine(text)
+        return line.count > 200 ? String(line.prefix(199)) + "…" : line
     }
 
     /// A delta longer than this is taken in pieces of at most this many bytes.
