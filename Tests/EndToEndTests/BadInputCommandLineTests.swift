@@ -122,21 +122,13 @@ import Testing
 
     /// Ctrl-C into a pipe: the held-back end of the current line is written, and the
     /// exit status says a signal ended it.
-    @Test func interruptOnPlainOutputKeepsTheHeldBackText() throws {
+    @Test func interruptOnPlainOutputKeepsTheHeldBackText() async throws {
         let binary = CLI.binary.path
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("sr-int-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         // SIGINT only once the first text is out (the handlers are installed by then).
         let script = "(printf 'a line still arriving when Ctrl-C comes, cut mid-wo'; sleep 2) | '\(binary)' --format text --markdown off > '\(output)' & pid=$!; n=0; while [ ! -s '\(output)' ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; kill -INT $pid; wait $pid; echo \"exit=$?\" >> '\(output)'"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        _ = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        _ = try await Child.script(script)
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(text == "a line still arriving when Ctrl-C comes, cut mid-wo\nexit=130\n", "\(text.debugDescription)")
     }

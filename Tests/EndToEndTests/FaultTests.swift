@@ -17,7 +17,7 @@ import Testing
     /// The live view writing into a pipe nobody reads for 3 s while the stream goes on:
     /// writing blocks (so reading the input waits: backpressure, no buffering of
     /// frames), memory stays bounded, and once the reader resumes everything arrives.
-    @Test func aBlockedReaderHoldsTheViewWithoutGrowingMemory() throws {
+    @Test func aBlockedReaderHoldsTheViewWithoutGrowingMemory() async throws {
         let process = Process()
         process.executableURL = CommandLineTests.binary
         process.arguments = ["--output", "ansi", "--markdown", "off", "--pace", "off", "--width", "60", "--height", "20", "--format", "text"]
@@ -28,7 +28,7 @@ import Testing
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        let child = try Child(process)
         let pid = process.processIdentifier
         func rssKB() -> Int {
             guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -49,12 +49,11 @@ import Testing
             try? handle.close()
         }
         writer.start()
-        Thread.sleep(forTimeInterval: 3)  // nobody reads the output
+        await pause(3)  // nobody reads the output
         let blockedPeak = rssKB()
         #expect(process.isRunning, "the writer is blocked, not failed")
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let data = await PipeReader(output).data()
+        #expect(await child.exit() == 0)
         #expect(blockedPeak > 0 && blockedPeak < 64 * 1024 * CommandLineTests.memoryFactor, "peak RSS while blocked \(blockedPeak) KB")
         // Every line arrived (letters counted: the live view's bytes are frames).
         let got = Self.letters(String(decoding: data, as: UTF8.self)).count
@@ -96,17 +95,10 @@ import Testing
     }
 
     /// The reader goes away (`| head -3`): stream-render ends quietly with status 0.
-    @Test func aReaderThatGoesAwayEndsQuietly() throws {
+    @Test func aReaderThatGoesAwayEndsQuietly() async throws {
         let binary = CommandLineTests.binary.path
         let script = "'\(binary)' '\(Self.fixture)' 2>/tmp/sr-epipe-\(getpid()).err | head -3; echo \"status=${PIPESTATUS[0]}\"; cat /tmp/sr-epipe-\(getpid()).err; rm -f /tmp/sr-epipe-\(getpid()).err"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = String(decoding: try await Child.script(script, shell: "/bin/bash"), as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count >= 4 && lines[3] == "status=0", "\(text)")
         #expect(!text.contains("error"), "\(text)")

@@ -7,18 +7,12 @@ import Testing
 @Suite struct PipeSignalTests {
     /// SIGHUP into a pipe: what arrived is written (the held-back end of the line too)
     /// and the exit status is 129.
-    @Test func sigHupMidStreamWritesWhatArrivedAndExits129() throws {
+    @Test func sigHupMidStreamWritesWhatArrivedAndExits129() async throws {
         let binary = CommandLineTests.binary.path
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("sr-hup-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let script = "(printf 'a line still arriving when the hang-up comes, cut mid-wo'; sleep 2) | '\(binary)' --format text --markdown off > '\(output)' & pid=$!; n=0; while [ ! -s '\(output)' ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; kill -HUP $pid; wait $pid; echo \"exit=$?\" >> '\(output)'"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        _ = try await Child.script(script)
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         #expect(text == "a line still arriving when the hang-up comes, cut mid-wo\nexit=129\n", "\(text.debugDescription)")
     }
@@ -27,7 +21,7 @@ import Testing
     /// waits for it with poll (reading it directly, and whole for `--replay`), not in
     /// a spin, and then reads it all.
     @Test(arguments: [[], ["--replay"]])
-    func aNonBlockingEmptyInputIsWaitedOnWithoutSpinning(_ extra: [String]) throws {
+    func aNonBlockingEmptyInputIsWaitedOnWithoutSpinning(_ extra: [String]) async throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         #expect(fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK) == 0)  // shared with the child
@@ -40,15 +34,15 @@ import Testing
         process.standardInput = reading
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        let child = try Child(process)
         try reading.close()
-        usleep(1_000_000)
+        let stdoutReader = PipeReader(out), stderrReader = PipeReader(err)
+        await pause(1)
         _ = "late text\n".withCString { write(fds[1], $0, strlen($0)) }
         close(fds[1])
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
+        let stdout = await stdoutReader.text()
+        let stderr = await stderrReader.text()
+        #expect(await child.exit() == 0, "\(stderr)")
         #expect(stdout.contains("late text"), "\(stdout.debugDescription)")
         let fields = stderr.split(separator: "\n").last { $0.hasPrefix("cpu ") }?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
         #expect(fields.count == 2, "\(stderr)")

@@ -9,6 +9,9 @@ import Testing
 /// of its own (`setsid -c`), so the test sees what it writes, answers its queries (or
 /// not, or late), types keys (a typed ^C is a SIGINT from the line discipline) and
 /// reads the terminal's modes and pending input once it has exited.
+///
+/// Unlike the other end-to-end tests (see `Child`) it waits holding its thread: its
+/// tests act within the probe's 150 ms, which a task woken late on a busy pool would miss.
 final class PseudoTerminal: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible { var description: String }
 

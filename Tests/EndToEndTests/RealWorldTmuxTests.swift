@@ -46,14 +46,14 @@ struct RealWorldTmuxTests {
             }
         }
         script += "tmux -L \(socket) kill-server >/dev/null 2>&1\n"
-        _ = try await TmuxTests.runScript(script)
+        _ = try await Child.script(script)
         return commands.indices.map { k in
             (try? String(contentsOf: dir.appendingPathComponent("\(k)"), encoding: .utf8)) ?? ""
         }
     }
 
     /// The plain output with standard error and output interleaved as they are written.
-    static func plain(_ file: String) throws -> String {
+    static func plain(_ file: String) async throws -> String {
         let process = Process()
         process.executableURL = CommandLineTests.binary
         process.arguments = ["-w", "\(width)", file]
@@ -61,10 +61,10 @@ struct RealWorldTmuxTests {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let child = try Child(process)
+        let text = await PipeReader(pipe).text()
+        await child.exit()
+        return text
     }
 
     @Test func everyRecordingLeavesItsPlainOutputInTheTerminal() async throws {
@@ -74,7 +74,7 @@ struct RealWorldTmuxTests {
         let captures = try await Self.captureAll(files.map { "'\(binary)' '\($0)'" })
         #expect(files.count >= 100)
         for (k, file) in files.enumerated() {
-            let want = Self.letters(try Self.plain(file))
+            let want = Self.letters(try await Self.plain(file))
             let got = Self.letters(captures[k])
             guard got != want else { continue }
             let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
@@ -146,7 +146,7 @@ struct RealWorldTmuxTests {
         let binary = CommandLineTests.binary.path
         let fixture = CommandLineTests.fixture("sse/music.thinking-tool.crlf.sse")
         let rows = try await TmuxTests.capture("'\(binary)' \(mode) '\(fixture)'", width: Self.width, height: 24)
-        let want = Self.letters(try Self.plain(fixture))
+        let want = Self.letters(try await Self.plain(fixture))
         #expect(Self.letters(rows.joined(separator: "\n")) == want, "\(mode): \(rows.prefix(6))")
         #expect(rows.first == "[thinking]", "\(mode): \(rows.prefix(3))")
     }

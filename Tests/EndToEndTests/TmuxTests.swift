@@ -20,7 +20,7 @@ struct TmuxTests {
     static func capture(_ command: String, width: Int, height: Int, escapes: Bool = false,
                         during: (String) -> String = { _ in "" },
                         after: (String) -> String = { _ in "" }) async throws -> [String] {
-        rows(try await runScript(driver(command, width: width, height: height, escapes: escapes, during: during, after: after)))
+        rows(try await Child.script(driver(command, width: width, height: height, escapes: escapes, during: during, after: after)))
     }
 
     /// ``capture(_:width:height:escapes:during:after:)`` for a synchronous caller (a
@@ -61,27 +61,6 @@ struct TmuxTests {
         var rows = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while rows.last?.isEmpty == true { rows.removeLast() }
         return rows
-    }
-
-    /// Runs a shell script and returns what it printed, without holding a thread while
-    /// it runs: tmux tests mostly wait, and a test blocked in a wait kept one of the
-    /// test runner's two threads (one per core) from the CPU-bound suites.
-    static func runScript(_ script: String) async throws -> Data {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("sr-script-\(getpid())-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.standardOutput = handle
-        process.standardInput = FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in done.resume() }
-            do { try process.run() } catch { done.resume(throwing: error) }
-        }
-        try handle.close()
-        return try Data(contentsOf: output)
     }
 
     /// tmux 3.3 stores a limited number of bytes per cell, so a long ZWJ sequence
