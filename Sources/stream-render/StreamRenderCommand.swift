@@ -100,7 +100,7 @@ struct StyleOptions: ParsableArguments {
     @Option(help: "Markdown styles: dark, light or monochrome (bold, italic, underline and dim only; the default when NO_COLOR is set or there are no colours).")
     var theme: ThemeChoice?
 
-    @Option(help: "Colours: auto (from TERM, COLORTERM, NO_COLOR, FORCE_COLOR), always or never.")
+    @Option(help: "Colours: auto (from TERM, COLORTERM, NO_COLOR, FORCE_COLOR), always or never. Always also styles plain output (into a pipe or file: styled lines, no cursor movement, for `| less -R`).")
     var color: ColorChoice = .auto
 
     @Flag(help: "No colours (as --color never, or NO_COLOR=1): bold, italic, underline and dim only.")
@@ -364,7 +364,9 @@ struct StreamRenderCommand: ParsableCommand {
             capabilities: capabilities, showThinking: style.showThinking, framesPerSecond: view.fps,
             endsOnFreshLine: isTerminal, eventLimitName: "--max-event-bytes", wrapsPlainText: columns != 0,
             markdown: style.markdown == .on, theme: chosenTheme(capabilities), pacing: pacerSettings,
-            showsStatus: (report.status ?? (usesDemo ? .on : .off)) == .on)
+            showsStatus: (report.status ?? (usesDemo ? .on : .off)) == .on,
+            // `--color always` into a pipe (the ls/grep/bat convention): styled lines.
+            stylesPlainText: kind == .plain && color == .always && columns != 0)
         return (configuration, isTerminal)
     }
 

@@ -24,6 +24,26 @@ import Testing
         #expect(long.stdout == byFlag.stdout, "-w is --width")
     }
 
+    /// `--color always` into a pipe (ls, grep, bat): styled lines for `less -R`, the
+    /// plain output's text with SGR around it and no other escape sequence; `auto`
+    /// and `never` into a pipe write none. Default environment, as a user's.
+    @Test func colorAlwaysIntoAPipeWritesStyledLines() throws {
+        let plain = try CommandLineTests.run([Self.fixture])
+        let auto = try CommandLineTests.run(["--color", "auto", Self.fixture])
+        let styled = try CommandLineTests.run(["--color", "always", Self.fixture], environment: ["TERM": "xterm-256color"])
+        #expect(styled.status == 0, "\(styled.stderr)")
+        #expect(!plain.stdout.contains(0x1B) && auto.stdout == plain.stdout)
+        let text = Self.text(styled)
+        #expect(text.contains("\u{1B}["), "no SGR in \(text.prefix(200).debugDescription)")
+        // Without its SGR, the styled output is the plain output (links stay `text (url)`:
+        // a pager shows no OSC 8).
+        let stripped = text.replacing(try Regex("\u{1B}\\[[0-9;]*m"), with: "")
+        #expect(!stripped.contains("\u{1B}"), "an escape other than SGR: \(stripped.debugDescription.prefix(300))")
+        #expect(stripped == Self.text(plain))
+        let never = try CommandLineTests.run(["--color", "always", "--no-color", Self.fixture])
+        #expect(!Self.text(never).contains("\u{1B}[3") && !Self.text(never).contains("38;"), "--no-color: no colour, only attributes")
+    }
+
     @Test func shortFormatFlag() throws {
         let r = try CommandLineTests.run(["-f", "text", "--width", "0"], stdin: Data("event: not sse\n".utf8))
         #expect(Self.text(r) == "event: not sse\n")

@@ -9,22 +9,39 @@ public struct PlainTextPrinter {
     public private(set) var view: WrappedDocument
     /// The current line's start and how much of it is printed (bytes and columns).
     private var partial: (paragraph: Int, start: Int, printedEnd: Int, column: Int)?
-    private var out = ""
+    private var out: [UInt8] = []
+    /// Styled output: each run of text is preceded by what switches to its style,
+    /// and each line ends with the style reset before its LF.
+    private let pen: StylePen?
 
-    /// `markdown`: print the text's markdown structure (final blocks only).
-    public init(settings: LayoutSettings, limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil) {
+    /// `markdown`: print the text's markdown structure (final blocks only). `pen`:
+    /// print styled lines (see ``StylePen``); what is printed, without what the pen
+    /// writes, is the same plain text.
+    public init(settings: LayoutSettings, limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil,
+                pen: StylePen? = nil) {
         view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
+        self.pen = pen
     }
 
     /// Appends `text` and returns what can be printed now.
     ///
     /// - Complexity: amortized O(n + c) in the bytes of `text` and the current line.
     public mutating func append(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        append(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text`; what can be printed now goes to `output`.
+    ///
+    /// - Complexity: amortized O(n + c) in the bytes of `text` and the current line.
+    public mutating func append(_ text: String, into output: inout [UInt8]) {
+        swap(&out, &output)
+        defer { swap(&out, &output) }
         var committed: [VisualLine] = []
         view.append(text) { committed.append($0) }
         for line in committed { printFinal(line) }
         printCertainTail()
-        return takeOutput()
     }
 
     /// The text so far ends a block (see ``WrappedDocument/endBlock(commit:)``);
@@ -32,35 +49,52 @@ public struct PlainTextPrinter {
     ///
     /// - Complexity: one parse of markdown's open block, plus the lines printed.
     public mutating func endBlock() -> String {
+        var bytes: [UInt8] = []
+        endBlock(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``endBlock()`` into `output`.
+    ///
+    /// - Complexity: one parse of markdown's open block, plus the lines printed.
+    public mutating func endBlock(into output: inout [UInt8]) {
+        swap(&out, &output)
+        defer { swap(&out, &output) }
         var committed: [VisualLine] = []
         view.endBlock { committed.append($0) }
         for line in committed { printFinal(line) }
         printCertainTail()
-        return takeOutput()
     }
 
     /// Ends the text and returns the rest of the output.
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
     public mutating func finish() -> String {
+        var bytes: [UInt8] = []
+        finish(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``finish()`` into `output`.
+    ///
+    /// - Complexity: O(c + t) in the current line and the unfinished tail.
+    public mutating func finish(into output: inout [UInt8]) {
+        swap(&out, &output)
+        defer { swap(&out, &output) }
         var committed: [VisualLine] = []
         view.finish { committed.append($0) }
         for line in committed { printFinal(line) }
-        return takeOutput()
-    }
-
-    private mutating func takeOutput() -> String {
-        defer { out = "" }
-        return out
     }
 
     private mutating func printFinal(_ line: VisualLine) {
         if let p = partial, p.paragraph == line.paragraph, p.start == line.start, !line.isReplacement {
-            out += view.plainText(paragraph: line.paragraph, from: p.printedEnd, to: line.end, startColumn: p.column).text
+            _ = view.appendText(paragraph: line.paragraph, from: p.printedEnd, to: line.end, startColumn: p.column,
+                                into: &out, pen: pen)
         } else {
-            out += view.plainText(of: line)
+            view.appendLine(line, into: &out, pen: pen)
         }
-        out += "\n"
+        pen?.change(to: .plain, into: &out)
+        out.append(0x0A)
         partial = nil
     }
 
@@ -70,10 +104,11 @@ public struct PlainTextPrinter {
             partial = (tail.paragraph, tail.start, tail.start, 0)
         }
         guard var p = partial, tail.end > p.printedEnd else { return }
-        let piece = view.plainText(paragraph: p.paragraph, from: p.printedEnd, to: tail.end, startColumn: p.column)
-        out += piece.text
+        p.column = view.appendText(paragraph: p.paragraph, from: p.printedEnd, to: tail.end, startColumn: p.column,
+                                   into: &out, pen: pen)
         p.printedEnd = tail.end
-        p.column = piece.endColumn
         partial = p
+        // A pipe's reader may stop here a while (`less -R`): leave no style open.
+        pen?.change(to: .plain, into: &out)
     }
 }

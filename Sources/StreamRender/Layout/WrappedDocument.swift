@@ -269,12 +269,9 @@ public struct WrappedDocument {
     ///
     /// - Complexity: O(n) in the line's bytes.
     public func plainText(of line: VisualLine) -> String {
-        let decoration = decoration(of: line)
-        var text = decoration.prefix.map(\.text).joined()
-        text += plainText(paragraph: line.paragraph, from: line.start, to: line.end, startColumn: 0,
-                          isReplacement: line.isReplacement, textColumn: decoration.textColumn).text
-        if let fill = decoration.fill { text += String(repeating: fill.text, count: decoration.fillCount) }
-        return text
+        var out: [UInt8] = []
+        appendLine(line, into: &out, pen: nil)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The plain characters of part of a line: bytes `from..<to` of a paragraph
@@ -285,24 +282,75 @@ public struct WrappedDocument {
     /// - Complexity: O(n) in the bytes.
     public func plainText(paragraph number: Int, from: Int, to: Int, startColumn: Int,
                           isReplacement: Bool = false, textColumn: Int = 0) -> (text: String, endColumn: Int) {
+        var out: [UInt8] = []
+        let end = appendText(paragraph: number, from: from, to: to, startColumn: startColumn, isReplacement: isReplacement,
+                             textColumn: textColumn, into: &out, pen: nil)
+        return (String(decoding: out, as: UTF8.self), end)
+    }
+
+    /// Appends the bytes ``plainText(paragraph:from:to:startColumn:isReplacement:textColumn:)``
+    /// gives; with `pen`, each run of one style is preceded by what switches to its style.
+    /// Returns the column after them.
+    ///
+    /// - Complexity: O(n + s log r) in the bytes, the style changes among them and the
+    ///   paragraph's style runs.
+    public func appendText(paragraph number: Int, from: Int, to: Int, startColumn: Int,
+                           isReplacement: Bool = false, textColumn: Int = 0,
+                           into out: inout [UInt8], pen: StylePen?) -> Int {
         var settings = layout.settings
         settings.width = max(1, settings.width - textColumn)
         if isReplacement {
-            return ("\u{FFFD}" + String(repeating: " ", count: settings.width - 1), settings.width)
+            pen?.change(to: .plain, into: &out)
+            out.append(contentsOf: "\u{FFFD}".utf8)
+            out.append(contentsOf: repeatElement(0x20, count: settings.width - 1))
+            return settings.width
         }
-        guard document.paragraphNumbers.contains(number), from < to else { return ("", startColumn) }
+        guard document.paragraphNumbers.contains(number), from < to else { return startColumn }
         let paragraph = document[paragraph: number]
+        let styles = document.styles
         return paragraph.text.withUnsafeBufferPointer { buf in
-            var out: [UInt8] = []
-            let end = settings.expandingTabs(buf, from..<min(to, buf.count), startColumn: startColumn, measure: { run in
+            settings.expandingTabs(buf, from..<min(to, buf.count), startColumn: startColumn, measure: { run in
                 var width = 0
                 _ = GraphemeSegmenter.segment(run, final: true, fast: true, policy: settings.policy,
                                               breaker: layout.graphemeBreaker) { _, w, _ in width += w }
                 return width
-            }) { run, spaces, _ in
-                if let run { out.append(contentsOf: run) } else { out.append(contentsOf: repeatElement(0x20, count: spaces)) }
+            }) { run, spaces, origin in
+                guard let pen else {
+                    if let run { out.append(contentsOf: run) } else { out.append(contentsOf: repeatElement(0x20, count: spaces)) }
+                    return
+                }
+                guard let run else {
+                    pen.change(to: styles[paragraph.style(at: origin)], into: &out)
+                    out.append(contentsOf: repeatElement(0x20, count: spaces))
+                    return
+                }
+                var k = 0
+                while k < run.count {
+                    let (style, end) = paragraph.styleRun(at: origin + k)
+                    let stop = min(run.count, end - origin)
+                    pen.change(to: styles[style], into: &out)
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: run[k..<stop]))
+                    k = stop
+                }
             }
-            return (String(decoding: out, as: UTF8.self), end)
+        }
+    }
+
+    /// Appends `line` as ``plainText(of:)`` gives it; with `pen`, in its styles (its
+    /// prefix's and fill's too), the pen left as the last piece set it.
+    ///
+    /// - Complexity: O(n + s log r) in the line's bytes and style changes.
+    public func appendLine(_ line: VisualLine, into out: inout [UInt8], pen: StylePen?) {
+        let decoration = decoration(of: line)
+        for piece in decoration.prefix {
+            pen?.change(to: piece.style, into: &out)
+            out.append(contentsOf: piece.text.utf8)
+        }
+        _ = appendText(paragraph: line.paragraph, from: line.start, to: line.end, startColumn: 0,
+                       isReplacement: line.isReplacement, textColumn: decoration.textColumn, into: &out, pen: pen)
+        if let fill = decoration.fill, decoration.fillCount > 0 {
+            pen?.change(to: fill.style, into: &out)
+            for _ in 0..<decoration.fillCount { out.append(contentsOf: fill.text.utf8) }
         }
     }
 

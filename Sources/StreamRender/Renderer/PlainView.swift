@@ -1,6 +1,7 @@
 /// Plain text output, for pipes and dumb terminals: the answer wrapped at a width as
 /// text lines (see ``PlainTextPrinter``), or with width 0 exactly as it arrived
-/// (sanitised). No escape sequence is ever written.
+/// (sanitised). No cursor movement is ever written; with a pen (`--color always` into
+/// a pipe) the lines are styled, else no escape sequence is written at all.
 public struct PlainView: LiveView {
     private var printer: PlainTextPrinter
     private var raw: ControlSanitizer?
@@ -10,9 +11,10 @@ public struct PlainView: LiveView {
 
     /// `wraps` false: the text exactly as it arrived (sanitised), unwrapped.
     /// `markdown`: render the answer's markdown structure as text (when `wraps`).
+    /// `pen`: styled lines (when `wraps`; see ``SGRPen``).
     public init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard,
-                markdown: MarkdownOptions? = nil) {
-        printer = PlainTextPrinter(settings: settings, limits: limits, markdown: markdown)
+                markdown: MarkdownOptions? = nil, pen: StylePen? = nil) {
+        printer = PlainTextPrinter(settings: settings, limits: limits, markdown: markdown, pen: pen)
         raw = wraps ? nil : ControlSanitizer()
     }
 
@@ -34,7 +36,7 @@ public struct PlainView: LiveView {
         if raw != nil {
             raw!.sanitize(text, into: &pending)
         } else {
-            pending.append(contentsOf: printer.append(text).utf8)
+            printer.append(text, into: &pending)
         }
     }
 
@@ -42,7 +44,7 @@ public struct PlainView: LiveView {
     ///
     /// - Complexity: one parse of the open block.
     public mutating func endBlock() {
-        if raw == nil { pending.append(contentsOf: printer.endBlock().utf8) }
+        if raw == nil { printer.endBlock(into: &pending) }
     }
 
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
@@ -50,7 +52,7 @@ public struct PlainView: LiveView {
         if raw != nil {
             raw!.finish(into: &pending)
         } else {
-            pending.append(contentsOf: printer.finish().utf8)
+            printer.finish(into: &pending)
         }
     }
 

@@ -33,6 +33,10 @@ public final class StreamRenderer {
         /// Plain output only: false prints the text exactly as it arrived (sanitised),
         /// without wrapping.
         public var wrapsPlainText: Bool
+        /// Plain output only (wrapped): lines in their styles (SGR for ``capabilities``'
+        /// colours), without cursor movement: the `--color always` into a pipe convention
+        /// (`| less -R`). Links stay `text (url)`: a pager or a file shows no OSC 8.
+        public var stylesPlainText: Bool
         /// Rows of the live views.
         public var height: Int
         public var format: ResponseDecoder.Format
@@ -68,7 +72,8 @@ public final class StreamRenderer {
                     showThinking: Bool = false, framesPerSecond: Int = 60, endsOnFreshLine: Bool = false,
                     eventLimitName: String = "maximumEventBytes", wrapsPlainText: Bool = true,
                     markdown: Bool = true, theme: MarkdownTheme = .dark, pacing: Pacer.Settings? = .reading,
-                    showsStatus: Bool = false) {
+                    showsStatus: Bool = false, stylesPlainText: Bool = false) {
+            self.stylesPlainText = stylesPlainText
             self.pacing = pacing
             self.showsStatus = showsStatus
             self.wrapsPlainText = wrapsPlainText
@@ -177,7 +182,8 @@ public final class StreamRenderer {
         switch configuration.output {
         case .plain:
             live = PlainView(settings: settings, wraps: configuration.wrapsPlainText, limits: configuration.limits,
-                             markdown: markdown)
+                             markdown: markdown,
+                             pen: configuration.stylesPlainText ? SGRPen(capabilities: configuration.capabilities.withoutHyperlinks) : nil)
         case .inline:
             live = InlineView(settings: settings, height: configuration.height, capabilities: configuration.capabilities,
                               limits: configuration.limits, markdown: markdown)

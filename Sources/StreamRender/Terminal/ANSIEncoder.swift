@@ -194,6 +194,14 @@ public struct ANSIEncoder {
 
     // MARK: - Pen
 
+    /// Emits what sets the pen to `style`, and the link to its hyperlink where the
+    /// terminal shows links (text written outside frames: styled lines into a pipe).
+    ///
+    /// - Complexity: O(1) plus the bytes written.
+    public mutating func setStyle(_ style: Style, into out: inout [UInt8]) {
+        setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
+    }
+
     /// Emits what changes the pen to `style` (colours downgraded) and the link to `link`.
     private mutating func setPen(_ style: Style, link target: String?, into out: inout [UInt8]) {
         if target != link {

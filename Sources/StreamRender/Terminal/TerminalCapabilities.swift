@@ -26,6 +26,13 @@ public struct TerminalCapabilities: Hashable, Sendable {
         self.isDumb = isDumb
     }
 
+    /// The same without OSC 8 hyperlinks.
+    public var withoutHyperlinks: TerminalCapabilities {
+        var copy = self
+        copy.hyperlinks = false
+        return copy
+    }
+
     /// Everything on: what tests and `--color always` on a modern terminal use.
     public static let full = TerminalCapabilities(colors: .truecolor, synchronizedOutput: true, graphemeClusters: true)
 

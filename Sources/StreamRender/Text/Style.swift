@@ -58,3 +58,12 @@ public struct Style: Hashable, Sendable {
     /// The terminal's default look: no colour, no attribute, no link.
     public static let plain = Style()
 }
+
+/// Switches the style of styled text as it is written (``SGRPen`` writes the SGR and
+/// OSC 8 of a terminal); plain text output has none.
+public protocol StylePen: AnyObject {
+    /// Appends what changes the current style to `style`: nothing when it is current.
+    ///
+    /// - Complexity: O(1) plus the bytes appended.
+    func change(to style: Style, into out: inout [UInt8])
+}

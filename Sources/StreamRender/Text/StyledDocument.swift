@@ -67,12 +67,20 @@ public struct StyledDocument: Sendable {
         ///
         /// - Complexity: O(log r) in the runs.
         public func style(at offset: Int) -> StyleID {
+            styleRun(at: offset).style
+        }
+
+        /// The style of the byte at `offset` and where its run ends (the text's end
+        /// past the last run).
+        ///
+        /// - Complexity: O(log r) in the runs.
+        public func styleRun(at offset: Int) -> (style: StyleID, end: Int) {
             var lo = 0, hi = runs.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if runs[mid].end <= offset { lo = mid + 1 } else { hi = mid }
             }
-            return lo < runs.count ? runs[lo].style : .plain
+            return lo < runs.count ? (runs[lo].style, runs[lo].end) : (.plain, max(offset + 1, text.count))
         }
 
         /// Restyles `bytes` (clamped to the text).

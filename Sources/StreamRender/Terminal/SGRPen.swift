@@ -1,0 +1,15 @@
+/// A ``StylePen`` that writes a terminal's SGR and OSC 8 links (colours downgraded to
+/// what it shows): styled lines written without cursor movement, e.g. into a pipe for
+/// `less -R` (`--color always`).
+public final class SGRPen: StylePen {
+    private var encoder: ANSIEncoder
+
+    public init(capabilities: TerminalCapabilities) {
+        encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: false)
+    }
+
+    /// - Complexity: O(1) plus the bytes appended.
+    public func change(to style: Style, into out: inout [UInt8]) {
+        encoder.setStyle(style, into: &out)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import StreamRender
+
+/// Styled lines (`--color always` into a pipe): the plain output's text with SGR and
+/// links around it, never a cursor movement, the same in every chunking.
+@Suite struct StyledLinesTests {
+    /// The text without SGR (`ESC [ digits ; m`) and OSC 8 links; nil when any other
+    /// escape sequence is there (the oracle: nothing but styles may be added).
+    static func strippingStyles(_ bytes: [UInt8]) -> String? {
+        var out: [UInt8] = []
+        var k = 0
+        while k < bytes.count {
+            guard bytes[k] == 0x1B else { out.append(bytes[k]); k += 1; continue }
+            guard k + 1 < bytes.count else { return nil }
+            if bytes[k + 1] == 0x5B {  // CSI: only digits and ';' then 'm'
+                var j = k + 2
+                while j < bytes.count, bytes[j] == 0x3B || (0x30...0x39).contains(bytes[j]) { j += 1 }
+                guard j < bytes.count, bytes[j] == 0x6D else { return nil }
+                k = j + 1
+            } else if bytes[k + 1] == 0x5D, k + 4 < bytes.count, bytes[k + 2] == 0x38, bytes[k + 3] == 0x3B {  // OSC 8
+                var j = k + 4
+                while j + 1 < bytes.count, !(bytes[j] == 0x1B && bytes[j + 1] == 0x5C) { j += 1 }
+                guard j + 1 < bytes.count else { return nil }
+                k = j + 2
+            } else {
+                return nil
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static let capabilities = TerminalCapabilities.full
+
+    static func styled(_ chunks: [String], width: Int, markdown: Bool = true) -> [UInt8] {
+        var printer = PlainTextPrinter(settings: LayoutSettings(width: width), markdown: markdown ? MarkdownOptions(hyperlinks: true) : nil,
+                                       pen: SGRPen(capabilities: capabilities))
+        var out: [UInt8] = []
+        for chunk in chunks { printer.append(chunk, into: &out) }
+        printer.finish(into: &out)
+        return out
+    }
+
+    static func plain(_ text: String, width: Int, markdown: Bool = true) -> String {
+        var printer = PlainTextPrinter(settings: LayoutSettings(width: width), markdown: markdown ? MarkdownOptions(hyperlinks: true) : nil)
+        return printer.append(text) + printer.finish()
+    }
+
+    @Test(arguments: MarkdownCorpus.fixtures + ["answers/sqlite-wal.md", "answers/python-dedupe.md", "real/markdown/glamour--example.md",
+                                                "real/markdown/streamdown--cjk-table.md", "real/markdown/mdcat--common-mark.md"])
+    func styledLinesAreThePlainTextWithStylesInEveryChunking(_ name: String) throws {
+        let text = String(decoding: Fixtures.data(name), as: UTF8.self)
+        for width in [30, 80] {
+            let whole = Self.styled([text], width: width)
+            let stripped = try #require(Self.strippingStyles(whole), "\(name) at \(width): an escape sequence other than SGR or OSC 8")
+            #expect(stripped == Self.plain(text, width: width), "\(name) at \(width)")
+            #expect(whole.count > stripped.utf8.count, "\(name) at \(width): no style written")
+            let seed = TestSeed.base(0x5354_594C) &+ UInt64(width)
+            var rng = SeededGenerator(seed: seed)
+            for round in 0..<20 {
+                let bytes = Array(text.utf8)
+                let chunks = randomChunks(bytes, using: &rng, maxChunk: round % 2 == 0 ? 3 : 200)
+                    .map { String(decoding: $0, as: UTF8.self) }
+                // Chunks cut mid-UTF-8 are decoded with U+FFFD here: only compare whole-scalar cuts.
+                guard chunks.joined() == text else { continue }
+                #expect(Self.styled(chunks, width: width) == whole, "\(name) at \(width), seed \(seed) round \(round)")
+            }
+        }
+    }
+
+    /// Bold, a heading's colour, a link and code come out as SGR and OSC 8; each
+    /// printed line leaves no style open (a pager may show any line alone).
+    @Test func stylesAreWrittenAndClosedOnEveryLine() throws {
+        let text = "# Title\n\nSome **bold**, a [link](https://example.com) and `code` in a paragraph long enough to wrap.\n"
+        let out = String(decoding: Self.styled([text], width: 30), as: UTF8.self)
+        #expect(out.contains("\u{1B}[0;1") || out.contains(";1m") || out.contains("[1m"), "\(out.debugDescription)")
+        #expect(out.contains("\u{1B}]8;;https://example.com\u{1B}\\"), "\(out.debugDescription)")
+        for line in out.split(separator: "\n") where line.contains("\u{1B}") {
+            // The last SGR of the line resets, and any link is closed after it opened.
+            let lastSGR = line.ranges(of: "\u{1B}[").last.map { String(line[$0.lowerBound...].prefix { $0 != "m" }) + "m" }
+            #expect(lastSGR == "\u{1B}[0m" || lastSGR == "\u{1B}[m", "\(line.debugDescription)")
+            #expect(line.components(separatedBy: "\u{1B}]8;;\u{1B}\\").count - 1 == line.components(separatedBy: "\u{1B}]8;;h").count - 1,
+                    "\(line.debugDescription)")
+        }
+    }
+
+    /// Without markdown the text streams as it does in plain output (the certain part
+    /// of the current line printed at once), styled by nothing but resets.
+    @Test func textWithoutMarkdownStreamsAsPlainDoes() throws {
+        let text = "a line that keeps growing without a line end for a while\nand a second\n"
+        let out = Self.styled([text], width: 20, markdown: false)
+        #expect(Self.strippingStyles(out) == Self.plain(text, width: 20, markdown: false))
+    }
+}
