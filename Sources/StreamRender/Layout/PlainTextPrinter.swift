@@ -89,7 +89,7 @@ public struct PlainTextPrinter {
     private mutating func printFinal(_ line: VisualLine) {
         if let p = partial, p.paragraph == line.paragraph, p.start == line.start, !line.isReplacement {
             _ = view.appendText(paragraph: line.paragraph, from: p.printedEnd, to: line.end, startColumn: p.column,
-                                into: &out, pen: pen)
+                                into: &out, pen: pen, measures: false)
         } else {
             view.appendLine(line, into: &out, pen: pen)
         }

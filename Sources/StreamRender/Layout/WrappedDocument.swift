@@ -294,9 +294,11 @@ public struct WrappedDocument {
     ///
     /// - Complexity: O(n + s log r) in the bytes, the style changes among them and the
     ///   paragraph's style runs.
+    /// `measures` false: the column returned is `startColumn` unless the bytes hold a
+    /// tab (printing text without one needs no measuring: a final line's end column).
     public func appendText(paragraph number: Int, from: Int, to: Int, startColumn: Int,
                            isReplacement: Bool = false, textColumn: Int = 0,
-                           into out: inout [UInt8], pen: StylePen?) -> Int {
+                           into out: inout [UInt8], pen: StylePen?, measures: Bool = true) -> Int {
         var settings = layout.settings
         settings.width = max(1, settings.width - textColumn)
         if isReplacement {
@@ -309,7 +311,13 @@ public struct WrappedDocument {
         let paragraph = document[paragraph: number]
         let styles = document.styles
         return paragraph.text.withUnsafeBufferPointer { buf in
-            settings.expandingTabs(buf, from..<min(to, buf.count), startColumn: startColumn, measure: { run in
+            let range = from..<min(to, buf.count)
+            if !measures && !buf[range].contains(0x09) {
+                if let pen { Self.appendStyled(buf, range, of: paragraph, styles: styles, into: &out, pen: pen) }
+                else { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[range])) }
+                return startColumn
+            }
+            return settings.expandingTabs(buf, range, startColumn: startColumn, measure: { run in
                 var width = 0
                 _ = GraphemeSegmenter.segment(run, final: true, fast: true, policy: settings.policy,
                                               breaker: layout.graphemeBreaker) { _, w, _ in width += w }
@@ -324,15 +332,22 @@ public struct WrappedDocument {
                     out.append(contentsOf: repeatElement(0x20, count: spaces))
                     return
                 }
-                var k = 0
-                while k < run.count {
-                    let (style, end) = paragraph.styleRun(at: origin + k)
-                    let stop = min(run.count, end - origin)
-                    pen.change(to: styles[style], into: &out)
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: run[k..<stop]))
-                    k = stop
-                }
+                Self.appendStyled(run, 0..<run.count, of: paragraph, origin: origin, styles: styles, into: &out, pen: pen)
             }
+        }
+    }
+
+    /// Appends `buf[range]` (bytes of `paragraph` from `origin`), each run of one style
+    /// after what switches to it.
+    private static func appendStyled(_ buf: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, of paragraph: StyledDocument.Paragraph,
+                                     origin: Int = 0, styles: StyleTable, into out: inout [UInt8], pen: StylePen) {
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let (style, end) = paragraph.styleRun(at: origin + k)
+            let stop = min(range.upperBound, end - origin)
+            pen.change(to: styles[style], into: &out)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[k..<stop]))
+            k = stop
         }
     }
 
@@ -347,7 +362,8 @@ public struct WrappedDocument {
             out.append(contentsOf: piece.text.utf8)
         }
         _ = appendText(paragraph: line.paragraph, from: line.start, to: line.end, startColumn: 0,
-                       isReplacement: line.isReplacement, textColumn: decoration.textColumn, into: &out, pen: pen)
+                       isReplacement: line.isReplacement, textColumn: decoration.textColumn, into: &out, pen: pen,
+                       measures: false)
         if let fill = decoration.fill, decoration.fillCount > 0 {
             pen?.change(to: fill.style, into: &out)
             for _ in 0..<decoration.fillCount { out.append(contentsOf: fill.text.utf8) }

@@ -210,13 +210,34 @@ public final class MarkdownRenderer {
         var implicit = false
         init(_ kind: Kind) { self.kind = kind }
 
-        /// The block's kind as a short tag (lists without their item count).
-        var tag: String {
+        /// The block's kind without what may change as it grows (a list's start, a
+        /// code block's language), compared to tell whether a block stayed the same.
+        enum Tag: Equatable {
+            case document, quote, list(ordered: Bool, mark: UInt8), item(task: UInt8?), rule, heading(Int)
+            case code, fence, html, paragraph, table, tableHead, tableBody, row, cell(header: Bool, align: Int)
+
+            var isList: Bool {
+                if case .list = self { return true }
+                return false
+            }
+        }
+
+        var tag: Tag {
             switch kind {
-            case .list(let ordered, let mark, _): return "list\(ordered)\(mark)"
-            case .heading(let level): return "h\(level)"
-            case .code(_, let fenced): return fenced ? "fence" : "code"
-            default: return "\(kind)"
+            case .document: return .document
+            case .quote: return .quote
+            case .list(let ordered, let mark, _): return .list(ordered: ordered, mark: mark)
+            case .item(let task): return .item(task: task)
+            case .rule: return .rule
+            case .heading(let level): return .heading(level)
+            case .code(_, let fenced): return fenced ? .fence : .code
+            case .html: return .html
+            case .paragraph: return .paragraph
+            case .table: return .table
+            case .tableHead: return .tableHead
+            case .tableBody: return .tableBody
+            case .row: return .row
+            case .cell(let header, let align): return .cell(header: header, align: align)
             }
         }
 

@@ -442,7 +442,7 @@ public struct MarkdownStream {
                 return
             }
             // A list that grew by one item grew at the line.
-            if after.map(\.tag) == before.map(\.tag) && after.last?.tag.hasPrefix("list") == true
+            if after.map(\.tag) == before.map(\.tag) && after.last?.tag.isList == true
                 && after.last!.children.count == before.last!.children.count + 1 {
                 // A new top-level item of the same list: the earlier items are final.
                 let next = cut()
@@ -613,7 +613,7 @@ public struct MarkdownStream {
         if text.count == bodyStart { return [] }
         var shape = renderer.shape(&text, count: text.count)
         // A table's header waits for its delimiter row.
-        if shape.blocks.last?.tag != "table" {
+        if shape.blocks.last?.tag != .table {
             var end = text.count
             while end > bodyStart {
                 var lineStart = end - 1
