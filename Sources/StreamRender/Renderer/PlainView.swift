@@ -14,9 +14,16 @@ public struct PlainView: LiveView {
     /// `pen`: styled lines (when `wraps`; see ``SGRPen``).
     public init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard,
                 markdown: MarkdownOptions? = nil, pen: StylePen? = nil) {
-        printer = PlainTextPrinter(settings: settings, limits: limits, markdown: markdown, pen: pen)
+        // Printed lines are never shown again (nothing re-wraps them): whatever
+        // `limits` allow, only a little history is held, so memory stays flat.
+        let held = HistoryLimits(maximumLines: min(limits.maximumLines ?? .max, Self.heldLines),
+                                 maximumBytes: min(limits.maximumBytes ?? .max, Self.heldBytes))
+        printer = PlainTextPrinter(settings: settings, limits: held, markdown: markdown, pen: pen)
         raw = wraps ? nil : ControlSanitizer()
     }
+
+    /// The history plain output holds at most (see ``HistoryLimits``).
+    public static let heldLines = 512, heldBytes = 64 << 10
 
     public var view: WrappedDocument { printer.view }
     public var isPaced: Bool { false }
