@@ -809,6 +809,16 @@ public final class MarkdownRenderer {
     /// Greedy word wrap of a cell's spans at `width` columns (a word longer than the
     /// width is cut between clusters).
     private func wrap(_ spans: [StyledLine.Span], width: Int) -> [(spans: [StyledLine.Span], width: Int)] {
+        // Most cells fit their column: one line, the spans as they are (same-style
+        // neighbours joined, as the cluster path below joins them).
+        let total = spans.reduce(0) { $0 + measure($1.text) }
+        if total <= width {
+            var line: [StyledLine.Span] = []
+            for span in spans where !span.text.isEmpty {
+                if let last = line.last, last.style == span.style { line[line.count - 1].text += span.text } else { line.append(span) }
+            }
+            return [(line, total)]
+        }
         var clusters: [(text: String, width: Int, style: Style)] = []
         for span in spans {
             var s = span.text

@@ -68,6 +68,9 @@ public struct MarkdownStream {
     private var emittedBlocks = false
     /// The region's top-level shape when known (invalidated when a line is added unparsed).
     private var regionShape: [MarkdownRenderer.Node]?
+    /// The kind of the region's last top-level block, as the last parse said, kept
+    /// while lines that can only continue it are added unparsed.
+    private var regionLastTag: MarkdownRenderer.Node.Tag?
     private var lastLineBlank = false
     private var lastLineBackslash = false
     /// The last line ends with two spaces (a hard line break follows it).
@@ -431,10 +434,14 @@ public struct MarkdownStream {
             start(line, continuing: nil)
             return
         }
+        // A `|` line right after a table's line is its next row, a `>` line right after
+        // a quote's goes on in it: neither can start another top-level block, so no
+        // parse checks it (a parse per row of a growing region made tables quadratic).
+        let continuesBlock = !blank && !lastLineBlank && regionLastTag.map { Self.continuesBlock($0, line) } == true
         // Items of a short list region are not checked one by one (a parse each): the
         // region takes a few before its earlier items are made final.
         let batchedItem = !lastLineBlank && region.count < Self.listBatchBytes && Self.isListItem(line)
-        if !blank && !batchedItem && (lastLineBlank || Self.mayStartBlock(line)) {
+        if !blank && !batchedItem && !continuesBlock && (lastLineBlank || Self.mayStartBlock(line)) {
             let (before, after, startsBlock) = shapes(adding: line)
             if let startsBlock {
                 cut()
@@ -449,7 +456,7 @@ public struct MarkdownStream {
                 start(line, continuing: .list(next: next))
                 return
             }
-            add(line, shape: after)
+            addBounded(line, shape: after)
             return
         }
         if !blank && allPlain && !lastLineBlank && region.count >= Self.splitThreshold && Self.isPlainLine(line)
@@ -459,7 +466,12 @@ public struct MarkdownStream {
             start(line, continuing: .paragraph)
             return
         }
-        add(line, shape: nil)
+        addBounded(line, shape: nil)
+    }
+
+    /// ``add(_:shape:)``, then a cut when the region has grown past ``maximumRegionBytes``.
+    private mutating func addBounded(_ line: [UInt8], shape known: [MarkdownRenderer.Node]?) {
+        add(line, shape: known)
         if region.count > Self.maximumRegionBytes {
             cut()
             lastLineBlank = false
@@ -482,16 +494,22 @@ public struct MarkdownStream {
             }
         }
         region.removeAll(keepingCapacity: true)
+        regionLastTag = nil
         allPlain = Self.isPlainLine(line)
         inline = InlineScanner()
         lastLineBlank = false
         add(line, shape: known)
+        // An ATX heading is one line that nothing after it can change (but a link
+        // reference definition on the next line, for a heading holding a `[`): final
+        // at once, without a parse of the next line to find that it starts a new block.
+        if continuing == nil && Self.isATXHeading(line) && !line.contains(UInt8(ascii: "[")) { cut() }
     }
 
     private mutating func add(_ line: [UInt8], shape known: [MarkdownRenderer.Node]?) {
         region += line
         region.append(0x0A)
         regionShape = known
+        if let known { regionLastTag = known.last?.tag }
         let blank = Self.isBlank(line)
         lastLineBlank = blank
         lastLineBackslash = line.last == UInt8(ascii: "\\")
@@ -526,6 +544,7 @@ public struct MarkdownStream {
         if let list = blocks.last?.list { next = list.start + list.items }
         region.removeAll(keepingCapacity: true)
         regionShape = nil
+        regionLastTag = nil
         continuation = nil
         return next
     }
@@ -698,6 +717,26 @@ public struct MarkdownStream {
                 && isSpace(j + 1 < line.count ? line[j + 1] : nil)
         default:
             return false
+        }
+    }
+
+    /// `#` to `######` after at most three spaces, then a space, a tab or the line's end.
+    static func isATXHeading(_ line: [UInt8]) -> Bool {
+        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 }), line[k] == UInt8(ascii: "#") else { return false }
+        var j = k
+        while j < line.count && line[j] == UInt8(ascii: "#") { j += 1 }
+        return j - k <= 6 && (j == line.count || line[j] == 0x20 || line[j] == 0x09)
+    }
+
+    /// Whether `line`, right after a line of a top-level block of kind `tag`, can only
+    /// go on in that block: a `|` line in a table, a `>` line in a quote (at most
+    /// three spaces of indentation, as block starts have).
+    static func continuesBlock(_ tag: MarkdownRenderer.Node.Tag, _ line: [UInt8]) -> Bool {
+        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        switch tag {
+        case .table: return line[k] == UInt8(ascii: "|")
+        case .quote: return line[k] == UInt8(ascii: ">")
+        default: return false
         }
     }
 
