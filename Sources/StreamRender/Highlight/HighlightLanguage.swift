@@ -4,12 +4,17 @@ public struct HighlightLanguage: Sendable, CustomStringConvertible {
     public let name: String
     /// Other fence names for it (`py`, `c++`, `shell-session`).
     public let aliases: [String]
-    let lexer: any LineLexer
+    /// Made on first use: a lexer's word tables are built then, so a process that
+    /// highlights nothing (or one language) does not pay for all of them at start.
+    private let makeLexer: @Sendable () -> any LineLexer
 
-    init(_ name: String, aliases: [String] = [], lexer: any LineLexer) {
+    /// A new lexer for the language (its tables are shared and built once).
+    var lexer: any LineLexer { makeLexer() }
+
+    init(_ name: String, aliases: [String] = [], lexer: @escaping @autoclosure @Sendable () -> any LineLexer) {
         self.name = name
         self.aliases = aliases
-        self.lexer = lexer
+        self.makeLexer = lexer
     }
 
     public var description: String { name }

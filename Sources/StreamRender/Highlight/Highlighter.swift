@@ -13,8 +13,11 @@ public struct Highlighter: Sendable {
     /// Finished lines lexed so far (each exactly once).
     public private(set) var linesLexed = 0
 
+    let lexer: any LineLexer
+
     public init(language: HighlightLanguage) {
         self.language = language
+        lexer = language.lexer
     }
 
     /// Lexes a finished line (without its line break) and moves to the next line.
@@ -25,7 +28,7 @@ public struct Highlighter: Sendable {
         linesLexed += 1
         var line = line
         var state = self.state
-        let tokens = line.withUTF8 { Self.lex($0, language.lexer, state: &state, offset: 0) }
+        let tokens = line.withUTF8 { Self.lex($0, lexer, state: &state, offset: 0) }
         self.state = state
         return tokens
     }
@@ -36,7 +39,7 @@ public struct Highlighter: Sendable {
     public func peekLine(_ line: String) -> [Token] {
         var line = line
         var state = self.state
-        return line.withUTF8 { Self.lex($0, language.lexer, state: &state, offset: 0) }
+        return line.withUTF8 { Self.lex($0, lexer, state: &state, offset: 0) }
     }
 
     /// The tokens of a whole text in one pass (lines split at LF; a CR before it is
@@ -113,7 +116,7 @@ public struct TokenStream: Sendable {
     /// wholly inside `bytes` is lexed where it is; only an unfinished line is copied.
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, into sink: inout TokenSink) {
         guard !bytes.isEmpty else { return }
-        let lexer = highlighter.language.lexer
+        let lexer = highlighter.lexer
         var state = highlighter.state
         var start = 0
         var lines = 0
@@ -147,7 +150,7 @@ public struct TokenStream: Sendable {
         guard !partial.isEmpty else { return }
         var state = highlighter.state
         partial.withUnsafeBufferPointer {
-            Highlighter.lex($0, highlighter.language.lexer, state: &state, offset: lineStart, into: &sink)
+            Highlighter.lex($0, highlighter.lexer, state: &state, offset: lineStart, into: &sink)
         }
         highlighter.advance(to: state, lines: 1)
         lineStart += partial.count
