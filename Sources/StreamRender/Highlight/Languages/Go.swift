@@ -15,7 +15,9 @@ struct GoLexer: LineLexer {
     // Word classes.
     private static let keyword: UInt32 = 1, constant: UInt32 = 2, type: UInt32 = 3, builtin: UInt32 = 4
 
-    private let words = WordTable(kinds: [
+    private let words = Self.wordsTable
+
+    private static let wordsTable = WordTable(kinds: [
         (keyword, """
             break default select case defer go else goto switch fallthrough if range continue for return
             import package var func struct map chan type interface const

@@ -26,7 +26,9 @@ struct KotlinLexer: LineLexer {
     private static let modifier: UInt32 = 5, typeDeclaration: UInt32 = 6, binding: UInt32 = 7, fun: UInt32 = 8
     private static let namespace: UInt32 = 9, variance: UInt32 = 10
 
-    private let words = WordTable(kinds: [
+    private let words = Self.wordsTable
+
+    private static let wordsTable = WordTable(kinds: [
         (keyword, """
             as break by catch constructor continue do dynamic else finally get for if init in is return set super
             this throw try typealias typeof vararg when where while

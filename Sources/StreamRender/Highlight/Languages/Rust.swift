@@ -29,7 +29,9 @@ struct RustLexer: LineLexer {
     private static let keyword: UInt32 = 1, constant: UInt32 = 2, fnKeyword: UInt32 = 3, typeKeyword: UInt32 = 4
     private static let primitive: UInt32 = 5, prelude: UInt32 = 6, macro: UInt32 = 7, jump: UInt32 = 8, defaultWord: UInt32 = 9
 
-    private let words = WordTable(kinds: [
+    private let words = Self.wordsTable
+
+    private static let wordsTable = WordTable(kinds: [
         (keyword, """
             as async await box const crate dyn else extern for if impl in loop match move mut pub ref return
             static super trait unsafe use where while abstract become do final macro override priv typeof try

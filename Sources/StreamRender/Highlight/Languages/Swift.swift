@@ -34,7 +34,9 @@ struct SwiftLexer: LineLexer {
     private static let funcKeyword: UInt32 = 5, bindingKeyword: UInt32 = 6, modernKeyword: UInt32 = 7
     private static let builtinType: UInt32 = 8, builtinFunction: UInt32 = 9
 
-    private let words = WordTable(kinds: [
+    private let words = Self.wordsTable
+
+    private static let wordsTable = WordTable(kinds: [
         (keyword, """
             as async await break case catch continue default defer do else fallthrough for guard if in is
             repeat return switch throw try where while
@@ -89,10 +91,13 @@ struct SwiftLexer: LineLexer {
             """),
     ])
     /// Directives that make the rest of their line a compiler directive.
-    private let directives = WordTable(kinds: [(1, "if elseif else endif available")])
-    private let hashConstants = WordTable(kinds: [(1, "file line column function"), (2, "selector")])
+    private let directives = Self.directivesTable
+    private static let directivesTable = WordTable(kinds: [(1, "if elseif else endif available")])
+    private let hashConstants = Self.hashConstantsTable
+    private static let hashConstantsTable = WordTable(kinds: [(1, "file line column function"), (2, "selector")])
     /// Attributes Pygments knows as keywords.
-    private let keywordAttributes = WordTable(kinds: [(1, """
+    private let keywordAttributes = Self.keywordAttributesTable
+    private static let keywordAttributesTable = WordTable(kinds: [(1, """
         availability autoclosure noreturn NSApplicationMain NSCopying NSManaged objc UIApplicationMain IBAction
         IBDesignable IBInspectable IBOutlet
         """)])
