@@ -42,6 +42,9 @@ public struct WrappedDocument {
     /// ``updateProvisional()`` replaces.
     public private(set) var markdown: MarkdownStream?
     private var provisionalStale = false
+    /// `markdown != nil`, kept apart: comparing the optional copied the whole stream
+    /// (a retain of each of its buffers) on every append.
+    private let hasMarkdown: Bool
 
     /// `markdown`: render the text as markdown with these options (their width and
     /// policy are taken from `settings`).
@@ -50,6 +53,7 @@ public struct WrappedDocument {
         document = StyledDocument(maximumParagraphBytes: maximumParagraphBytes)
         layout = DocumentLayout(settings: settings)
         self.limits = limits
+        hasMarkdown = markdown != nil
         if var options = markdown {
             options.width = settings.width
             options.policy = settings.policy
@@ -69,7 +73,7 @@ public struct WrappedDocument {
         // Limits apply before the text goes in, so the lines the last mutation
         // committed stay readable (``plainText(of:)``) until the next one.
         enforceLimits()
-        if markdown != nil {
+        if hasMarkdown {
             let lines = markdown!.append(text)
             provisionalStale = true
             if lines.isEmpty { return }
@@ -97,7 +101,7 @@ public struct WrappedDocument {
     ///
     /// - Complexity: O(r) in the open block's bytes (see ``MarkdownStream/provisionalLines()``).
     public mutating func updateProvisional() {
-        guard markdown != nil, provisionalStale, !document.isFinished else { return }
+        guard hasMarkdown, provisionalStale, !document.isFinished else { return }
         provisionalStale = false
         let lines = markdown!.provisionalLines()
         document.discardProvisional()
@@ -119,7 +123,7 @@ public struct WrappedDocument {
     ///
     /// - Complexity: one parse of the open block.
     public mutating func endBlock(commit: (VisualLine) -> Void = { _ in }) {
-        guard markdown != nil, !document.isFinished else { return }
+        guard hasMarkdown, !document.isFinished else { return }
         enforceLimits()
         let lines = markdown!.finish()
         provisionalStale = true
@@ -134,7 +138,7 @@ public struct WrappedDocument {
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
     public mutating func finish(commit: (VisualLine) -> Void = { _ in }) {
         enforceLimits()
-        if markdown != nil, !document.isFinished {
+        if hasMarkdown, !document.isFinished {
             let lines = markdown!.finish()
             document.discardProvisional()
             appendLines(lines)
