@@ -36,6 +36,8 @@ func report(_ checks: [Check]) -> Never {
 let onlyPipeline = CommandLine.arguments.dropFirst().first == "pipeline"
 // `benchmark-ratios markdown` runs only the issue 10 checks (library level).
 let onlyMarkdown = CommandLine.arguments.dropFirst().first == "markdown"
+// `benchmark-ratios mdflow` runs only the issue 24 checks (beside mdflow).
+let onlyMdflow = CommandLine.arguments.dropFirst().first == "mdflow"
 
 // Issue 11: highlighting. One pass over each language's corpus (at least 50 MB/s),
 // and per-delta cost along an 800-line fence of each language (last 100 lines within
@@ -218,7 +220,7 @@ if CommandLine.arguments.dropFirst().first == "profile-render" {
 
 // Issue 10: streaming markdown. The worst cases in 4-byte deltas against a one-shot
 // parse and render; per-delta cost along an 800-line fence.
-if !onlyPipeline {
+if !onlyPipeline && !onlyMdflow {
     var sink = 0
     for (name, text) in [("50 KB fence", Corpus.longFence(bytes: 50_000)), ("30 KB list", Corpus.longList(bytes: 30_000)),
                          ("20 KB paragraph", Corpus.longParagraph(bytes: 20_000))] {
@@ -246,7 +248,7 @@ if !onlyPipeline {
 }
 
 // Issue 2: ASCII-heavy segmentation + width at least 10x ICU-only throughput.
-if !onlyPipeline && !onlyMarkdown {
+if !onlyPipeline && !onlyMarkdown && !onlyMdflow {
     let ascii = Corpus.asciiHeavy1MB
     let cjk = Corpus.cjkEmojiHeavy1MB
     var sink = 0
@@ -277,7 +279,7 @@ if !onlyPipeline && !onlyMarkdown {
 }
 
 // Issue 3: SSE bytes to text deltas, 30 MB Anthropic stream, vs lines + JSONDecoder.
-if !onlyPipeline && !onlyMarkdown {
+if !onlyPipeline && !onlyMarkdown && !onlyMdflow {
     let stream = Corpus.anthropicStream(size: 30_000_000)
     let ours = Corpus.decodeWithStreamRender(stream)
     let naive = Corpus.decodeNaively(stream)
@@ -295,7 +297,7 @@ if !onlyPipeline && !onlyMarkdown {
 
 // Issue 4: append + layout per delta, linear in the stream, and resize. Times are
 // the minimum of several runs (noise on a shared machine only adds time).
-if !onlyPipeline && !onlyMarkdown {
+if !onlyPipeline && !onlyMarkdown && !onlyMdflow {
     var sink = 0
     let deltas1 = Corpus.codingAnswerDeltas(textBytes: 1_000_000)
     let bytes1 = Double(deltas1.reduce(0) { $0 + $1.utf8.count })
@@ -353,7 +355,7 @@ if !onlyPipeline && !onlyMarkdown {
 }
 
 // Issue 5: bytes of the inline view, diff+encode per frame, frames per second.
-if !onlyPipeline && !onlyMarkdown {
+if !onlyPipeline && !onlyMarkdown && !onlyMdflow {
     var sink = 0
     let answer = Corpus.textDeltas(of: Corpus.fixture("sse/coding-answer.anthropic.sse"))
     var printer = PlainTextPrinter(settings: LayoutSettings(width: 80))
@@ -397,7 +399,7 @@ if !onlyPipeline && !onlyMarkdown {
 // written one SSE event per write(2)) and as a library call. 10x the input must cost
 // at most 11x the time. Needs `swift build -c release --product stream-render` at the
 // repository root first (or STREAM_RENDER_BINARY).
-do {
+if !onlyMdflow {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     let binary = ProcessInfo.processInfo.environment["STREAM_RENDER_BINARY"]
@@ -474,6 +476,61 @@ do {
         detail: String(format: "cat %.4f s, stream-render inline %.3f s: %.1fx cat (CPU: cat %.4f s, inline %.3f s)",
                        cat.wall, inline.wall, inline.wall / cat.wall, cat.cpu, inline.cpu)))
     }
+}
+
+// Issue 24: beside mdflow on its own benchmark shape (its demo repeated to 1 and 10 MiB,
+// a file on standard input, output discarded, 80 columns), whole processes, median
+// CPU of 5 runs; mdflow run side by side when built (`Benchmarks/compare/files` builds
+// it, or MDFLOW=path), else its recorded figure. `benchmark-ratios mdflow` runs only these.
+if CommandLine.arguments.count == 1 || CommandLine.arguments.dropFirst().first == "mdflow" {
+    let binary = ProcessInfo.processInfo.environment["STREAM_RENDER_BINARY"]
+        ?? Peers.root.appendingPathComponent(".build/release/stream-render").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        print("FAIL no release binary at \(binary): run `swift build -c release --product stream-render` at the repository root")
+        exit(1)
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-render-peers-\(getpid())")
+    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let mdflow = Peers.mdflow
+    var plainPeak: [Int: Int] = [:]
+    for size in [1, 10] {
+        let input = Peers.demoWorkload(mebibytes: size, in: directory)
+        let peer = mdflow.map { Peers.median(5, [$0, "--typewriter-off"], input: input).cpu } ?? Peers.recordedMdflowSeconds[size]!
+        let source = mdflow == nil ? "recorded" : "measured"
+        for (mode, arguments, bound) in [("plain", [String](), 1.0), ("styled (--color always)", ["--color", "always"], 1.0),
+                                         ("live view (--output ansi --pace off)", ["--output", "ansi", "--pace", "off", "--height", "24"], 1.5)] {
+            let run = Peers.median(5, [binary] + arguments, input: input)
+            if arguments.isEmpty { plainPeak[size] = run.peakKB }
+            checks.append(Check(
+                name: "process, mdflow's demo × \(size) MiB, \(mode): \(bound) × mdflow / stream-render (CPU)",
+                ratio: bound * peer / run.cpu, target: 1,
+                detail: String(format: "stream-render %.3f s CPU (%.1fx mdflow), mdflow %.3f s (%@), peak RSS %.1f MB",
+                               run.cpu, run.cpu / peer, peer, source, Double(run.peakKB) / 1024)))
+        }
+    }
+    checks.append(Check(
+        name: "process, plain output's peak RSS: 2 MB / (10 MiB run - 1 MiB run)",
+        ratio: 2048 / Double(max(1, plainPeak[10]! - plainPeak[1]!)), target: 1,
+        detail: "1 MiB \(plainPeak[1]!) KB, 10 MiB \(plainPeak[10]!) KB"))
+    // The SSE path: a 1 MB answer as Anthropic SSE, plain at 80 columns against decoding
+    // alone (--width 0: the text as it arrived, no layout, no markdown).
+    let sse = directory.appendingPathComponent("answer-1mb.sse").path
+    precondition(FileManager.default.createFile(atPath: sse, contents: Data(Corpus.answerStream(textBytes: 1_000_000))))
+    let decode = Peers.median(5, [binary, "--width", "0"], input: sse).cpu
+    let render = Peers.median(5, [binary, "--width", "80"], input: sse).cpu
+    checks.append(Check(
+        name: "process, 1 MB answer as SSE from a file: 1.5 × decoding alone (--width 0) / rendering plain at 80 columns",
+        ratio: 1.5 * decode / render, target: 1,
+        detail: String(format: "decoding alone %.3f s CPU, rendering %.3f s: %.2fx", decode, render, render / decode)))
+    // Start-up: a one-line input, plain.
+    let oneLine = directory.appendingPathComponent("one-line.txt").path
+    precondition(FileManager.default.createFile(atPath: oneLine, contents: Data("hello\n".utf8)))
+    let start = Peers.median(21, [binary], input: oneLine).cpu
+    checks.append(Check(
+        name: "process, a one-line input: 5 ms / CPU time",
+        ratio: 0.005 / max(start, 1e-6), target: 1,
+        detail: String(format: "%.1f ms CPU (the kernel accounts in ticks: a median of 21 runs)", start * 1000)))
 }
 
 report(checks)
