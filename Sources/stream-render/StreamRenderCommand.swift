@@ -130,7 +130,7 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Print statistics to standard error at the end: model, time to first token, tokens/s, stop reason, usage, events, deltas, bytes, elapsed time, history.")
     var stats = false
 
-    @Flag(help: "With --stats, also the live view's internal counters (frames and bytes written).")
+    @Flag(help: "With --stats, also the live view's internal counters (frames and bytes written) and the peak memory.")
     var verbose = false
 
     @Option(help: ArgumentHelp("Write each finished code block of the answer to DIR (created if needed), named by its order and language: 1.swift, 2.py, 3.txt...", valueName: "dir"))
@@ -424,8 +424,22 @@ struct StreamRenderCommand: ParsableCommand {
         let statistics = renderer.statistics
         // The view's frames and bytes are internal counters: --verbose only.
         lines += report.verbose ? statistics : statistics.filter { $0.hasPrefix("history:") }
+        if report.verbose, let peak = Self.peakMemoryKB() { lines.append("peak memory: \(peak) KB") }
         var text = lines.map { "stream-render: " + $0 }.joined(separator: "\n") + "\n"
         text.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
+    }
+
+    /// The process's peak resident memory (Linux's VmHWM), nil where unknown.
+    static func peakMemoryKB() -> Int? {
+        let fd = open("/proc/self/status", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 8192)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        let status = String(decoding: bytes[..<n], as: UTF8.self)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0.filter(\.isNumber)) }
     }
 
     /// Output tokens over the time from the first token to the end (the usage's count,

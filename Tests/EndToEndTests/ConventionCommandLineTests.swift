@@ -119,6 +119,11 @@ import Testing
         #expect(!ansi.stderr.contains("live view:"), "internal counters only with --verbose: \(ansi.stderr)")
         let verbose = try CommandLineTests.run(["--stats", "--verbose", "--output", "ansi", Self.fixture])
         #expect(verbose.stderr.contains("live view: inline"), "\(verbose.stderr)")
+        #if os(Linux)
+        let peak = verbose.stderr.split(separator: "\n").first { $0.contains("peak memory: ") }
+            .flatMap { Int($0.split(separator: " ").dropLast().last ?? "") }
+        #expect(peak.map { $0 > 1024 && $0 < 1 << 20 } == true, "peak memory in KB: \(verbose.stderr)")
+        #endif
     }
 
     @Test func saveCodeWritesEachFinishedBlockNamedByItsLanguage() throws {

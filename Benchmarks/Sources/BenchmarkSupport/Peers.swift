@@ -14,8 +14,8 @@ public enum Peers {
 
     /// mdflow from `MDFLOW` or where `Benchmarks/compare/files` builds it; nil if neither.
     public static var mdflow: String? {
-        let candidates = [ProcessInfo.processInfo.environment["MDFLOW"],
-                          root.appendingPathComponent("Benchmarks/compare/.work/mdflow-bin").path]
+        let candidates: [String?] = [ProcessInfo.processInfo.environment["MDFLOW"],
+                                     root.appendingPathComponent("Benchmarks/compare/.work/mdflow-bin").path]
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
@@ -37,12 +37,16 @@ public enum Peers {
     /// CPU seconds (user + system) and peak RSS (KiB) of `argv` run with standard input
     /// from `input` and output to /dev/null, COLUMNS=80, from the kernel's accounting
     /// of that one child (`wait4`).
-    public static func usage(_ argv: [String], input: String) -> (cpu: Double, peakKB: Int) {
+    ///
+    /// The peak RSS is wait4's, which counts the spawning process's own peak (the child
+    /// shares its memory until exec): see ``selfReportedPeakKB(_:input:)`` for ours.
+    public static func usage(_ argv: [String], input: String, errors: String = "/dev/null") -> (cpu: Double, peakKB: Int) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
         environment["LINES"] = "24"
@@ -61,6 +65,16 @@ public enum Peers {
         let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         return (cpu, Int(usage.ru_maxrss))
+    }
+
+    /// stream-render's peak RSS as it reports it (`--stats --verbose`: its own VmHWM).
+    public static func selfReportedPeakKB(_ argv: [String], input: String) -> Int {
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("peers-stats-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        _ = usage(argv + ["--stats", "--verbose"], input: input, errors: errors)
+        let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.contains("peak memory: ") }
+        return line.flatMap { Int($0.split(separator: " ").dropLast().last ?? "") } ?? 0
     }
 
     /// The median CPU seconds of `runs` runs, and the largest peak RSS.
