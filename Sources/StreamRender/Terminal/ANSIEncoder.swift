@@ -218,51 +218,71 @@ public struct ANSIEncoder {
     /// The shortest SGR from `current` (nil: unknown) to `target`.
     func sgr(from current: Style?, to target: Style) -> [UInt8] {
         // Either a full reset and everything of the target...
-        var reset: [String] = ["0"]
-        reset += Self.attributeCodes(target.attributes)
-        if target.foreground != .default { reset.append(Self.colorCode(target.foreground, background: false)) }
-        if target.background != .default { reset.append(Self.colorCode(target.background, background: true)) }
-        if target == .plain { reset = ["0"] }
-        guard let current else { return Self.csi(reset.joined(separator: ";") + "m") }
+        var reset = SGRCodes()
+        reset.add(0)
+        if target != .plain {
+            reset.add(target.attributes)
+            if target.foreground != .default { reset.add(target.foreground, background: false) }
+            if target.background != .default { reset.add(target.background, background: true) }
+        }
+        guard let current else { return reset.sequence }
         // ...or only the differences.
-        var delta: [String] = []
+        var delta = SGRCodes()
         let removed = current.attributes.subtracting(target.attributes)
         var adding = target.attributes.subtracting(current.attributes)
         if removed.contains(.bold) || removed.contains(.dim) {
-            delta.append("22")  // clears both bold and dim: put back the one kept
+            delta.add(22)  // clears both bold and dim: put back the one kept
             adding.formUnion(target.attributes.intersection([.bold, .dim]))
         }
-        if removed.contains(.italic) { delta.append("23") }
-        if removed.contains(.underline) { delta.append("24") }
-        if removed.contains(.inverse) { delta.append("27") }
-        if removed.contains(.strikethrough) { delta.append("29") }
-        delta += Self.attributeCodes(adding)
-        if current.foreground != target.foreground { delta.append(Self.colorCode(target.foreground, background: false)) }
-        if current.background != target.background { delta.append(Self.colorCode(target.background, background: true)) }
-        let a = delta.joined(separator: ";"), b = reset.joined(separator: ";")
-        return Self.csi((a.count <= b.count ? a : b) + "m")
+        if removed.contains(.italic) { delta.add(23) }
+        if removed.contains(.underline) { delta.add(24) }
+        if removed.contains(.inverse) { delta.add(27) }
+        if removed.contains(.strikethrough) { delta.add(29) }
+        delta.add(adding)
+        if current.foreground != target.foreground { delta.add(target.foreground, background: false) }
+        if current.background != target.background { delta.add(target.background, background: true) }
+        return delta.bytes.count <= reset.bytes.count ? delta.sequence : reset.sequence
     }
 
-    private static func attributeCodes(_ a: Style.Attributes) -> [String] {
-        var codes: [String] = []
-        if a.contains(.bold) { codes.append("1") }
-        if a.contains(.dim) { codes.append("2") }
-        if a.contains(.italic) { codes.append("3") }
-        if a.contains(.underline) { codes.append("4") }
-        if a.contains(.inverse) { codes.append("7") }
-        if a.contains(.strikethrough) { codes.append("9") }
-        return codes
-    }
+    /// SGR parameters written as bytes (`;`-separated), without the strings and arrays
+    /// a style change used to allocate.
+    private struct SGRCodes {
+        var bytes: [UInt8] = []
 
-    private static func colorCode(_ color: StyleColor, background: Bool) -> String {
-        switch color {
-        case .default: return background ? "49" : "39"
-        case .ansi(let n):
-            let n = Int(n & 15)
-            if n < 8 { return String((background ? 40 : 30) + n) }
-            return String((background ? 100 : 90) + n - 8)
-        case .palette(let n): return (background ? "48;5;" : "38;5;") + String(n)
-        case .rgb(let r, let g, let b): return (background ? "48;2;" : "38;2;") + "\(r);\(g);\(b)"
+        /// `ESC [ parameters m`.
+        var sequence: [UInt8] { [0x1B, 0x5B] + bytes + [0x6D] }
+
+        mutating func add(_ code: Int) {
+            if !bytes.isEmpty { bytes.append(0x3B) }
+            number(code)
+        }
+
+        private mutating func number(_ n: Int) {
+            if n >= 100 { bytes.append(UInt8(0x30 + n / 100)) }
+            if n >= 10 { bytes.append(UInt8(0x30 + n / 10 % 10)) }
+            bytes.append(UInt8(0x30 + n % 10))
+        }
+
+        mutating func add(_ a: Style.Attributes) {
+            if a.contains(.bold) { add(1) }
+            if a.contains(.dim) { add(2) }
+            if a.contains(.italic) { add(3) }
+            if a.contains(.underline) { add(4) }
+            if a.contains(.inverse) { add(7) }
+            if a.contains(.strikethrough) { add(9) }
+        }
+
+        mutating func add(_ color: StyleColor, background: Bool) {
+            switch color {
+            case .default: add(background ? 49 : 39)
+            case .ansi(let n):
+                let n = Int(n & 15)
+                add(n < 8 ? (background ? 40 : 30) + n : (background ? 100 : 90) + n - 8)
+            case .palette(let n):
+                add(background ? 48 : 38); add(5); add(Int(n))
+            case .rgb(let r, let g, let b):
+                add(background ? 48 : 38); add(2); add(Int(r)); add(Int(g)); add(Int(b))
+            }
         }
     }
 
