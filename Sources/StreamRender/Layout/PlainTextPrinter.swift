@@ -27,21 +27,14 @@ public struct PlainTextPrinter {
     ///
     /// - Complexity: amortized O(n + c) in the bytes of `text` and the current line.
     public mutating func append(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        append(text, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        Self.string { append(text, into: &$0) }
     }
 
     /// Appends `text`; what can be printed now goes to `output`.
     ///
     /// - Complexity: amortized O(n + c) in the bytes of `text` and the current line.
     public mutating func append(_ text: String, into output: inout [UInt8]) {
-        swap(&out, &output)
-        defer { swap(&out, &output) }
-        var committed: [VisualLine] = []
-        view.append(text) { committed.append($0) }
-        for line in committed { printFinal(line) }
-        printCertainTail()
+        printing(into: &output, tail: true) { view, commit in view.append(text, commit: commit) }
     }
 
     /// The text so far ends a block (see ``WrappedDocument/endBlock(commit:)``);
@@ -49,41 +42,46 @@ public struct PlainTextPrinter {
     ///
     /// - Complexity: one parse of markdown's open block, plus the lines printed.
     public mutating func endBlock() -> String {
-        var bytes: [UInt8] = []
-        endBlock(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        Self.string { endBlock(into: &$0) }
     }
 
     /// ``endBlock()`` into `output`.
     ///
     /// - Complexity: one parse of markdown's open block, plus the lines printed.
     public mutating func endBlock(into output: inout [UInt8]) {
-        swap(&out, &output)
-        defer { swap(&out, &output) }
-        var committed: [VisualLine] = []
-        view.endBlock { committed.append($0) }
-        for line in committed { printFinal(line) }
-        printCertainTail()
+        printing(into: &output, tail: true) { view, commit in view.endBlock(commit: commit) }
     }
 
     /// Ends the text and returns the rest of the output.
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
     public mutating func finish() -> String {
-        var bytes: [UInt8] = []
-        finish(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        Self.string { finish(into: &$0) }
     }
 
     /// ``finish()`` into `output`.
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
     public mutating func finish(into output: inout [UInt8]) {
+        printing(into: &output, tail: false) { view, commit in view.finish(commit: commit) }
+    }
+
+    private static func string(_ body: (inout [UInt8]) -> Void) -> String {
+        var bytes: [UInt8] = []
+        body(&bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Runs `mutate` on the view, then prints the lines it committed (and the certain
+    /// part of the current line when `tail`) into `output`.
+    private mutating func printing(into output: inout [UInt8], tail: Bool,
+                                   _ mutate: (inout WrappedDocument, (VisualLine) -> Void) -> Void) {
         swap(&out, &output)
         defer { swap(&out, &output) }
         var committed: [VisualLine] = []
-        view.finish { committed.append($0) }
+        mutate(&view) { committed.append($0) }
         for line in committed { printFinal(line) }
+        if tail { printCertainTail() }
     }
 
     private mutating func printFinal(_ line: VisualLine) {

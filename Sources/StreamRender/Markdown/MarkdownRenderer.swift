@@ -443,12 +443,17 @@ public final class MarkdownRenderer {
         return s
     }
 
+    /// md4c parses made so far (tests count them: where a block ends is found with as
+    /// few as possible).
+    private(set) var parseCount = 0
+
     /// `structureOnly`: blocks without their text (much cheaper).
     private func parseTree(_ text: inout [UInt8], count: Int, structureOnly: Bool = false,
                            tables: Bool = true) -> (root: Node, endsInRaw: Bool)? {
         let appended = text.count <= count
         if appended { text.append(0) } else { text[count] = 0 }
         defer { if appended { text.removeLast() } }
+        parseCount += 1
         let builder = Builder(options: options)
         builder.structureOnly = structureOnly
         var parser = MD_PARSER()

@@ -1,0 +1,53 @@
+import Testing
+@testable import StreamRender
+
+/// Where a block ends is found with few md4c parses: lines that can only continue
+/// their block are not checked one by one (issue 24), and the rendering stays the
+/// one-shot rendering.
+@Suite struct MarkdownParseCountTests {
+    /// Streams `text` a line at a time (no frames: as plain output does); returns the
+    /// parses made and the final lines.
+    static func streamed(_ text: String) -> (parses: Int, lines: [StyledLine]) {
+        var stream = MarkdownStream()
+        var lines: [StyledLine] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines += stream.append(String(line) + "\n")
+        }
+        lines += stream.finish()
+        return (stream.renderer.parseCount, MarkdownStream.merged(lines))
+    }
+
+    static func oneShot(_ text: String) -> [StyledLine] {
+        MarkdownRenderer(options: MarkdownOptions()).render(text + "\n")
+    }
+
+    /// A table of 300 rows: a parse per row of a growing region made it quadratic.
+    @Test func aLongTableCostsAFewParsesNotOnePerRow() {
+        let rows = (1...300).map { "| row \($0) | value \($0 * 7) | a note with `code` |" }
+        let text = "Intro line.\n\n| name | value | note |\n|---|--:|---|\n" + rows.joined(separator: "\n") + "\n\nAfter the table."
+        let (parses, lines) = Self.streamed(text)
+        #expect(parses < 20, "\(parses) parses for a 300-row table")
+        #expect(lines == Self.oneShot(text))
+    }
+
+    /// A quote of 300 lines, each starting with `>`.
+    @Test func aLongQuoteCostsAFewParsesNotOnePerLine() {
+        let quoted = (1...300).map { "> line \($0) of a long quote, *still* quoting" }
+        let text = "Before.\n\n" + quoted.joined(separator: "\n") + "\n\nAfter."
+        let (parses, lines) = Self.streamed(text)
+        #expect(parses < 20, "\(parses) parses for a 300-line quote")
+        #expect(lines == Self.oneShot(text))
+    }
+
+    /// An ATX heading is final as soon as its line ends, before the next line comes;
+    /// one with a `[` waits (a link reference definition may follow and resolve it).
+    @Test func anATXHeadingIsFinalAtItsLineEnd() {
+        var stream = MarkdownStream()
+        let heading = stream.append("## Results\n")
+        #expect(heading.map(\.plainText) == ["Results"])
+        var linked = MarkdownStream()
+        #expect(linked.append("# [Foo]\n").isEmpty)
+        let rest = linked.append("[foo]: /url\n") + linked.finish()
+        #expect(MarkdownStream.merged(rest) == Self.oneShot("# [Foo]\n[foo]: /url"))
+    }
+}
