@@ -88,7 +88,6 @@ public struct InlineView {
     /// - Complexity: O(W x r) in the rows written, plus the diff of the live region.
     public mutating func frame(into out: inout [UInt8]) {
         view.updateProvisional()
-        let width = view.layout.settings.width
         let finals: [VisualLine]
         var live: [VisualLine] = []
         if let limit = revealLimit {
@@ -109,7 +108,29 @@ public struct InlineView {
         }
         // Done: everything is final and written.
         let done = finished && pendingFinal.isEmpty
-        let statusLine = done ? nil : status
+        let start = out.count
+        // Final lines are written a screenful or more at a time: a frame of every line a
+        // read made final (tens of thousands of short lines) cost its width in cells per
+        // line to allocate and diff, all at once.
+        var batch = finals[...]
+        while batch.count > max(shown.height, Self.finalBatchRows) {
+            let size = max(shown.height, Self.finalBatchRows)
+            write(finals: batch.prefix(size), live: [], statusLine: nil, done: false, into: &out)
+            batch = batch.dropFirst(size)
+        }
+        write(finals: batch, live: live, statusLine: done ? nil : status, done: done, into: &out)
+        bytesWritten += out.count - start
+        framesWritten += 1
+    }
+
+    /// Final rows written per frame at most (more are written in several frames).
+    static let finalBatchRows = 256
+
+    /// Writes `finals` (into the scrollback), then `live` and the status line below them,
+    /// diffed against what the region shows.
+    private mutating func write(finals: ArraySlice<VisualLine>, live: [VisualLine], statusLine: String?, done: Bool,
+                                into out: inout [UInt8]) {
+        let width = view.layout.settings.width
         let rows = max(shown.height, finals.count + live.count + (statusLine == nil ? 0 : 1))
         var next = Frame(width: width, height: rows)
         var previous = Frame(rowsOf: shown, from: 0, height: rows)
@@ -137,7 +158,6 @@ public struct InlineView {
         if let last = finals.last {
             finalEnd = TextPosition(paragraph: last.paragraph, offset: last.end)
         }
-        let start = out.count
         encoder.synchronized(&out) { out in
             diff.compute(from: previous, to: next)
             encoder.encode(diff.changes, of: next, styles: view.document.styles, into: &out)
@@ -158,8 +178,6 @@ public struct InlineView {
             encoder.existingRows = 1
             encoder.cursor = (0, 0)
         }
-        bytesWritten += out.count - start
-        framesWritten += 1
     }
 
     /// Re-wraps at a new width and height and repaints the live region; final lines

@@ -147,6 +147,17 @@ import Testing
         }
     }
 
+    /// One read that makes thousands of lines final (3,000 short paragraphs at once):
+    /// the inline view writes them a batch of rows at a time, and the terminal ends up
+    /// with exactly the one-shot rendering.
+    @Test func aReadThatFinishesThousandsOfLinesLeavesTheOneShotRendering() {
+        let text = (0..<3000).map { "Line \($0) is short." }.joined(separator: "\n\n") + "\n"
+        let bytes = Array(text.utf8)
+        let want = Self.oneShot(text, width: 40)
+        #expect(want.count > 10 * InlineView.finalBatchRows)
+        #expect(Self.finalFrame([bytes[...]], width: 40, height: 10) == want)
+    }
+
     /// Every example of the CommonMark spec, byte by byte and in 5 random chunkings.
     @Test func specExamplesFinalFrames() {
         let base = TestSeed.base(0x4D44_0005)
