@@ -33,8 +33,11 @@ public struct FrameDiff: Sendable {
         precondition(previous.width == next.width && previous.height == next.height, "frames differ in size")
         changes.removeAll(keepingCapacity: true)
         for r in 0..<next.height {
+            // Past both rows' text every cell is a plain blank in both: nothing changed
+            // there (a row of a short line is mostly that).
+            let end = max(previous.textEnd(row: r), next.textEnd(row: r))
             var c = 0
-            while c < next.width {
+            while c < end {
                 let cell = next[r, c]
                 if cell.width == 2 {
                     if cell != previous[r, c] || next[r, c + 1] != previous[r, c + 1] {
