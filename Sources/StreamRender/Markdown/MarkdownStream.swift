@@ -694,9 +694,16 @@ public struct MarkdownStream {
         return n
     }
 
+    /// Where a block's marker would be: the first byte after at most three columns of
+    /// indentation; nil for a blank line or an indented (code) one.
+    static func blockStart(_ line: [UInt8]) -> Int? {
+        guard indent(line) <= 3 else { return nil }
+        return line.firstIndex { $0 != 0x20 && $0 != 0x09 }
+    }
+
     /// Could start a block at the top level (checked with the parser before a cut).
     static func mayStartBlock(_ line: [UInt8]) -> Bool {
-        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        guard let k = blockStart(line) else { return false }
         let first = line[k]
         let next: UInt8? = k + 1 < line.count ? line[k + 1] : nil
         let isSpace = { (b: UInt8?) in b == nil || b == 0x20 || b == 0x09 }
@@ -722,7 +729,7 @@ public struct MarkdownStream {
 
     /// `#` to `######` after at most three spaces, then a space, a tab or the line's end.
     static func isATXHeading(_ line: [UInt8]) -> Bool {
-        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 }), line[k] == UInt8(ascii: "#") else { return false }
+        guard let k = blockStart(line), line[k] == UInt8(ascii: "#") else { return false }
         var j = k
         while j < line.count && line[j] == UInt8(ascii: "#") { j += 1 }
         return j - k <= 6 && (j == line.count || line[j] == 0x20 || line[j] == 0x09)
@@ -732,7 +739,7 @@ public struct MarkdownStream {
     /// go on in that block: a `|` line in a table, a `>` line in a quote (at most
     /// three spaces of indentation, as block starts have).
     static func continuesBlock(_ tag: MarkdownRenderer.Node.Tag, _ line: [UInt8]) -> Bool {
-        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        guard let k = blockStart(line) else { return false }
         switch tag {
         case .table: return line[k] == UInt8(ascii: "|")
         case .quote: return line[k] == UInt8(ascii: ">")
@@ -742,7 +749,7 @@ public struct MarkdownStream {
 
     /// A bullet or ordered list item marker (what the parser confirms before a cut).
     static func isListItem(_ line: [UInt8]) -> Bool {
-        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        guard let k = blockStart(line) else { return false }
         let first = line[k]
         let next: UInt8? = k + 1 < line.count ? line[k + 1] : nil
         if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: "*") {
@@ -754,7 +761,7 @@ public struct MarkdownStream {
     /// Text that can only continue a paragraph: no block start, no table cell, no
     /// setext underline, no link reference definition.
     static func isPlainLine(_ line: [UInt8]) -> Bool {
-        guard indent(line) <= 3, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        guard let k = blockStart(line) else { return false }
         if line.contains(UInt8(ascii: "|")) || mayStartBlock(line) { return false }
         if "[:<-+=".utf8.contains(line[k]) { return false }  // definitions, table delimiters, underlines
         return true
