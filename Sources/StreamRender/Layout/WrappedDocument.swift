@@ -294,12 +294,12 @@ public struct WrappedDocument {
 
     /// Appends the bytes ``plainText(paragraph:from:to:startColumn:isReplacement:textColumn:)``
     /// gives; with `pen`, each run of one style is preceded by what switches to its style.
-    /// Returns the column after them.
+    /// Returns the column after them; with `measures` false, `startColumn` unless the
+    /// bytes hold a tab (printing text without one needs no measuring: a final line's
+    /// end column is never used).
     ///
     /// - Complexity: O(n + s log r) in the bytes, the style changes among them and the
     ///   paragraph's style runs.
-    /// `measures` false: the column returned is `startColumn` unless the bytes hold a
-    /// tab (printing text without one needs no measuring: a final line's end column).
     public func appendText(paragraph number: Int, from: Int, to: Int, startColumn: Int,
                            isReplacement: Bool = false, textColumn: Int = 0,
                            into out: inout [UInt8], pen: StylePen?, measures: Bool = true) -> Int {
