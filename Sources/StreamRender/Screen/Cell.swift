@@ -36,7 +36,24 @@ public struct Cell: Hashable, Sendable, CustomStringConvertible {
 
     public var isContinuation: Bool { width == 0 }
     /// A space in the plain style (what erase-to-end-of-line produces).
-    public var isPlainBlank: Bool { text == " " && style == .plain }
+    public var isPlainBlank: Bool {
+        guard style == .plain else { return false }
+        if Self.sameStorage(text, Self.blank.text) { return true }
+        return text.utf8.count == 1 && text.utf8.first == 0x20
+    }
+
+    /// Whether two strings are the same value bit for bit: a small string's bytes are
+    /// stored in it, a large one's storage is shared, so equal bits mean equal bytes
+    /// (unequal bits prove nothing). Frame diffs compare mostly unchanged cells; this
+    /// answers them without reading the bytes.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func sameStorage(_ a: String, _ b: String) -> Bool {
+        guard MemoryLayout<String>.size == 16 else { return false }
+        let x = unsafeBitCast(a, to: (UInt64, UInt64).self), y = unsafeBitCast(b, to: (UInt64, UInt64).self)
+        return x.0 == y.0 && x.1 == y.1
+    }
 
     public var description: String { isContinuation ? "▸" : text }
 
@@ -48,6 +65,7 @@ public struct Cell: Hashable, Sendable, CustomStringConvertible {
     /// - Complexity: O(n) in the clusters' bytes.
     public static func == (a: Cell, b: Cell) -> Bool {
         guard a.width == b.width && a.style == b.style else { return false }
+        if sameStorage(a.text, b.text) { return true }
         let x = a.text.utf8, y = b.text.utf8
         guard x.count == y.count else { return false }
         // (Most clusters are stored in the string itself: read them in place.)

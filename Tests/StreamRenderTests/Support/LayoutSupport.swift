@@ -37,15 +37,16 @@ func randomPieces(_ text: String, using rng: inout SeededGenerator, maxScalars: 
     return pieces
 }
 
-/// Lays `pieces` out as a stream, checking invariants after every mutation; returns
-/// the final lines and the lines reported as committed along the way.
+/// Lays `pieces` out as a stream, checking invariants after every mutation (with
+/// `checkEvery`, after every that many and after the last); returns the final lines
+/// and the lines reported as committed along the way.
 func layOut(_ pieces: [String], settings: LayoutSettings, limits: HistoryLimits = .unlimited,
-            check: Bool = true) -> (lines: [VisualLine], committed: [VisualLine], view: WrappedDocument) {
+            check: Bool = true, checkEvery: Int = 1) -> (lines: [VisualLine], committed: [VisualLine], view: WrappedDocument) {
     var view = WrappedDocument(settings: settings, limits: limits)
     var committed: [VisualLine] = []
-    for piece in pieces {
+    for (k, piece) in pieces.enumerated() {
         view.append(piece) { committed.append($0) }
-        if check { view._invariantCheck() }
+        if check && (k % checkEvery == 0 || k == pieces.count - 1) { view._invariantCheck() }
     }
     view.finish { committed.append($0) }
     if check { view._invariantCheck() }
