@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import StreamRender
+@_spi(Fuzzing) import StreamRender
 
 // JSONReader against Foundation's JSONSerialization (with `.fragmentsAllowed`: the
 // reader takes any value at the top level, as RFC 8259 does): both accept or both

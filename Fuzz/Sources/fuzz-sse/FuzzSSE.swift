@@ -1,5 +1,5 @@
 import FuzzSupport
-import StreamRender
+@_spi(Fuzzing) import StreamRender
 
 // The SSE parser and the response decoder (format detection, Anthropic, OpenAI, text,
 // whole JSON bodies) as a chunking differential: the input is fed whole, cut at up to

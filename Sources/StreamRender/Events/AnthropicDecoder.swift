@@ -9,21 +9,21 @@
 /// `input_json_delta`, `citations_delta`, unknown delta types),
 /// `content_block_stop` (with the assembled block), `message_delta`,
 /// `message_stop`, `ping`, `error`, and unknown event types as ``StreamEvent/unknown(type:)``.
-public struct AnthropicDecoder: StreamEventDecoder, Sendable {
+struct AnthropicDecoder: StreamEventDecoder, Sendable {
     private var json = JSONReader()
     private var blocks = BlockAssembler()
     private var scratch: [UInt8] = []
     /// Inputs that came whole with a tool block's start, used if no delta brings one.
     private var startInputs: [(index: Int, json: String)] = []
-    public private(set) var isComplete = false
+    private(set) var isComplete = false
 
     /// `assemblesText` false: ``StreamEvent/blockStop(_:)`` carries no text (and tool
     /// input only up to 4 KiB), so memory stays bounded however long the answer is.
-    public init(assemblesText: Bool = true) {
+    init(assemblesText: Bool = true) {
         blocks.assemblesText = assemblesText
     }
 
-    public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
+    mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
         guard let root = json.parseEventObject(event, diagnose: diagnose) else { return }
         // The JSON "type" is authoritative; the SSE event name is the fallback.
         let typeValue = root["type"]
@@ -143,7 +143,7 @@ public struct AnthropicDecoder: StreamEventDecoder, Sendable {
         }
     }
 
-    public mutating func finish(emit: (StreamEvent) -> Void) {
+    mutating func finish(emit: (StreamEvent) -> Void) {
         guard !isComplete else { return }
         for block in blocks.stopAll(complete: false) { emit(.blockStop(block)) }
     }

@@ -20,27 +20,27 @@
 ///
 /// Runs of text and of thinking are blocks numbered in arrival order (see
 /// `SequentialBlocks`); `thoughtSignature`s are not passed on.
-public struct GeminiDecoder: StreamEventDecoder, Sendable {
+struct GeminiDecoder: StreamEventDecoder, Sendable {
     private var json = JSONReader()
     private var blocks: SequentialBlocks
     private var started = false
     private var usage = Usage()
     /// A function call whose arguments are still streaming.
     private var streamedCall: (id: String, name: String, arguments: PartialArguments)?
-    public private(set) var isComplete = false
+    private(set) var isComplete = false
 
     /// `assemblesText` false: ``StreamEvent/blockStop(_:)`` carries no text (and tool
     /// input only up to 4 KiB), so memory stays bounded however long the answer is.
     ///
     /// - Complexity: O(1).
-    public init(assemblesText: Bool = true) {
+    init(assemblesText: Bool = true) {
         blocks = SequentialBlocks(assemblesText: assemblesText)
     }
 
     /// Decodes one event: a `GenerateContentResponse` or an error object.
     ///
     /// - Complexity: O(n) in the event's data bytes.
-    public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
+    mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
         guard let root = json.parseEventObject(event, diagnose: diagnose) else { return }
         if let error = root["error"], error.kind == .object {
             emit(Self.error(error))
@@ -132,7 +132,7 @@ public struct GeminiDecoder: StreamEventDecoder, Sendable {
         blocks.toolCall(id: call.id, name: call.name, inputJSON: call.arguments.json, complete: complete, emit)
     }
 
-    public mutating func finish(emit: (StreamEvent) -> Void) {
+    mutating func finish(emit: (StreamEvent) -> Void) {
         finishStreamedCall(emit, complete: false)
     }
 

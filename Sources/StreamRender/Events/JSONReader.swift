@@ -16,7 +16,9 @@ import Darwin
 /// and read as U+FFFD, as a renderer shows damaged text rather than drop an event
 /// (the SSE path repairs event data before parsing anyway; whole JSON bodies reach
 /// the reader unrepaired). Foundation's `JSONSerialization` rejects such documents.
-public struct JSONReader: Sendable {
+///
+/// SPI (`@_spi(Fuzzing)`): public for the fuzz targets only, not part of the API.
+@_spi(Fuzzing) public struct JSONReader: Sendable {
     public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Byte offset in the document where the error was found.
         public var offset: Int
@@ -265,7 +267,7 @@ public struct JSONReader: Sendable {
 }
 
 /// A value inside a document parsed by ``JSONReader``.
-public struct JSONValue: Sendable, CustomStringConvertible {
+@_spi(Fuzzing) public struct JSONValue: Sendable, CustomStringConvertible {
     /// The value's JSON source text.
     public var description: String { sourceText }
 

@@ -14,24 +14,24 @@
 ///
 /// Runs of text and of thinking are blocks numbered in arrival order (see
 /// `SequentialBlocks`).
-public struct OllamaDecoder: StreamEventDecoder, Sendable {
+struct OllamaDecoder: StreamEventDecoder, Sendable {
     private var json = JSONReader()
     private var blocks: SequentialBlocks
     private var started = false
-    public private(set) var isComplete = false
+    private(set) var isComplete = false
 
     /// `assemblesText` false: ``StreamEvent/blockStop(_:)`` carries no text (and tool
     /// input only up to 4 KiB), so memory stays bounded however long the answer is.
     ///
     /// - Complexity: O(1).
-    public init(assemblesText: Bool = true) {
+    init(assemblesText: Bool = true) {
         blocks = SequentialBlocks(assemblesText: assemblesText)
     }
 
     /// Decodes one line (the event's data).
     ///
     /// - Complexity: O(n) in the line's bytes.
-    public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
+    mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
         guard let root = json.parseEventObject(event, diagnose: diagnose) else { return }
         if let error = root["error"] {
             emit(Self.error(error))

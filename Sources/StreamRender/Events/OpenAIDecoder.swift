@@ -29,14 +29,14 @@
 /// when it is done. `response.completed` and `response.incomplete` are terminal;
 /// `response.failed` and `error` are errors. Other events pass on as unknown, except
 /// an unknown `….delta` event, which is reported: its text is not shown.
-public struct OpenAIDecoder: StreamEventDecoder, Sendable {
+struct OpenAIDecoder: StreamEventDecoder, Sendable {
     private var json = JSONReader()
     private var blocks = BlockAssembler()
     private var started = false
     private var stopReason: String?
     /// Chat: the open thinking block (reasoning fields), before the text.
     private var thinkingOpen = false
-    public private(set) var isComplete = false
+    private(set) var isComplete = false
 
     /// Chat: the thinking block's index (text is 0, tool call *i* is *i + 1*).
     static let chatThinkingIndex = -1
@@ -49,11 +49,11 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
 
     /// `assemblesText` false: ``StreamEvent/blockStop(_:)`` carries no text (and tool
     /// input only up to 4 KiB), so memory stays bounded however long the answer is.
-    public init(assemblesText: Bool = true) {
+    init(assemblesText: Bool = true) {
         blocks.assemblesText = assemblesText
     }
 
-    public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
+    mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
         if event.data == Array("[DONE]".utf8) {
             finishBlocks(emit)
             isComplete = true
@@ -73,7 +73,7 @@ public struct OpenAIDecoder: StreamEventDecoder, Sendable {
         decodeChatChunk(root, event, emit: emit, diagnose: diagnose)
     }
 
-    public mutating func finish(emit: (StreamEvent) -> Void) {
+    mutating func finish(emit: (StreamEvent) -> Void) {
         guard !isComplete else { return }
         for block in blocks.stopAll(complete: false) { emit(.blockStop(block)) }
     }

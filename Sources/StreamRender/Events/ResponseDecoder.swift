@@ -26,15 +26,15 @@ public struct ResponseDecoder {
     public enum Format: String, Sendable, CaseIterable {
         /// Detected from the first bytes (see ``ResponseDecoder``).
         case auto
-        /// Anthropic Messages SSE (``AnthropicDecoder``).
+        /// Anthropic Messages SSE.
         case anthropic
-        /// OpenAI Chat Completions or Responses SSE (``OpenAIDecoder``).
+        /// OpenAI Chat Completions or Responses SSE.
         case openai
-        /// Google Gemini `streamGenerateContent?alt=sse` (``GeminiDecoder``).
+        /// Google Gemini `streamGenerateContent?alt=sse`.
         case gemini
-        /// Ollama `/api/chat` or `/api/generate` NDJSON (``OllamaDecoder``).
+        /// Ollama `/api/chat` or `/api/generate` NDJSON.
         case ollama
-        /// SSE whose data is the text itself (``SSETextDecoder``).
+        /// SSE whose data is the text itself.
         case sseText = "sse-text"
         /// Plain text.
         case text

@@ -22,7 +22,9 @@ import Darwin
 /// Bytes may arrive in any chunking; the events are the same. A line or an event's
 /// data longer than ``maximumEventBytes`` is dropped with a diagnostic and memory
 /// stays bounded.
-public struct SSEParser: Sendable {
+///
+/// SPI (`@_spi(Fuzzing)`): public for the fuzz targets only, not part of the API.
+@_spi(Fuzzing) public struct SSEParser: Sendable {
     public enum Output: Sendable, Equatable {
         case event(SSEEvent)
         case diagnostic(StreamDiagnostic)

@@ -11,17 +11,17 @@
 ///   at least one event and not inside one (see ``finish(truncated:)``);
 /// - `event: error` is ``StreamEvent/error(type:message:)`` with the data as its message;
 /// - an event of any other type is text.
-public struct SSETextDecoder: StreamEventDecoder, Sendable {
+struct SSETextDecoder: StreamEventDecoder, Sendable {
     private var events = 0
-    public private(set) var isComplete = false
+    private(set) var isComplete = false
 
     /// - Complexity: O(1).
-    public init() {}
+    init() {}
 
     /// Decodes one event.
     ///
     /// - Complexity: O(n) in the event's data bytes.
-    public mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
+    mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
         events += 1
         if event.data.elementsEqual("[DONE]".utf8) {
             isComplete = true
@@ -38,7 +38,7 @@ public struct SSETextDecoder: StreamEventDecoder, Sendable {
     /// format has no other way to say it is done).
     ///
     /// - Complexity: O(1).
-    public mutating func finish(truncated: Bool) {
+    mutating func finish(truncated: Bool) {
         if events > 0 && !truncated { isComplete = true }
     }
 }

@@ -1,5 +1,5 @@
 /// Turns server-sent events (or raw text) into ``StreamEvent``s.
-public protocol StreamEventDecoder {
+protocol StreamEventDecoder {
     /// Decodes one server-sent event. A malformed event is reported with `diagnose`
     /// and decoding goes on with the next one.
     mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void)
@@ -14,7 +14,7 @@ public protocol StreamEventDecoder {
 }
 
 extension StreamEventDecoder {
-    public mutating func finish(emit: (StreamEvent) -> Void) {}
+    mutating func finish(emit: (StreamEvent) -> Void) {}
 }
 
 extension StreamDiagnostic {

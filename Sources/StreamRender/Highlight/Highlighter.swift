@@ -9,7 +9,7 @@
 public struct Highlighter: Sendable {
     public let language: HighlightLanguage
     /// The state the next line starts in.
-    public private(set) var state = LexState.initial
+    private(set) var state = LexState.initial
     /// Finished lines lexed so far (each exactly once).
     public private(set) var linesLexed = 0
 

@@ -5,17 +5,17 @@
 /// and never lexes a finished line again. What the fields mean is the language's own
 /// (a block comment's nesting depth, the delimiter of a raw string or heredoc, the
 /// stack of template-string interpolations); the default value is "at the top level".
-public struct LexState: Hashable, Sendable {
+struct LexState: Hashable, Sendable {
     /// The language's mode (0: top level).
-    public var mode: UInt16
+    var mode: UInt16
     /// A nesting depth (block comments, brackets).
-    public var depth: UInt16
+    var depth: UInt16
     /// Modes to return to, innermost last (nested interpolations).
-    public var stack: [UInt16]
+    var stack: [UInt16]
     /// Bytes that end the mode (a heredoc's word, a raw string's closing delimiter).
-    public var terminator: [UInt8]
+    var terminator: [UInt8]
 
-    public init(mode: UInt16 = 0, depth: UInt16 = 0, stack: [UInt16] = [], terminator: [UInt8] = []) {
+    init(mode: UInt16 = 0, depth: UInt16 = 0, stack: [UInt16] = [], terminator: [UInt8] = []) {
         self.mode = mode
         self.depth = depth
         self.stack = stack
@@ -23,5 +23,5 @@ public struct LexState: Hashable, Sendable {
     }
 
     /// The top level.
-    public static let initial = LexState()
+    static let initial = LexState()
 }

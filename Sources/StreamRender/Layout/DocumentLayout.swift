@@ -16,8 +16,8 @@ import DequeModule
 /// shows, not the whole history. ``rewrapStale(in:budget:)`` finishes the rest.
 ///
 /// Not thread-safe (it owns ICU iterators).
-public struct DocumentLayout {
-    public private(set) var settings: LayoutSettings
+struct DocumentLayout {
+    private(set) var settings: LayoutSettings
 
     /// The lines of one closed paragraph. Most paragraphs are one line: that line is
     /// stored inline, so they cost no allocation of their own.
@@ -60,11 +60,11 @@ public struct DocumentLayout {
 
     /// Visual lines held: closed paragraphs' (stale ones counted at their old width)
     /// plus the open paragraph's final ones.
-    public private(set) var lineCount = 0
+    private(set) var lineCount = 0
     /// Visual lines reported final since the start (evicted ones included).
-    public private(set) var committedLineCount = 0
+    private(set) var committedLineCount = 0
 
-    public init(settings: LayoutSettings) {
+    init(settings: LayoutSettings) {
         self.settings = settings
         open = ParagraphWrapper(settings: settings)
         rewrapper = ParagraphWrapper(settings: settings)
@@ -73,7 +73,7 @@ public struct DocumentLayout {
     var graphemeBreaker: ICUBreaker { breakers.grapheme }
 
     /// Whether every closed paragraph is laid out at the current width.
-    public var isRewrapComplete: Bool { staleCount == 0 }
+    var isRewrapComplete: Bool { staleCount == 0 }
 
     /// Brings the layout up to date with `document`: drops lines of evicted
     /// paragraphs and lays out what was appended. `commit` is called with each line
@@ -81,7 +81,7 @@ public struct DocumentLayout {
     ///
     /// - Complexity: amortized O(n + c) in the bytes appended since the last update
     ///   and the current line's clusters, plus O(k) in paragraphs evicted.
-    public mutating func update(from document: StyledDocument, commit: (VisualLine) -> Void = { _ in }) {
+    mutating func update(from document: StyledDocument, commit: (VisualLine) -> Void = { _ in }) {
         while firstParagraph < document.firstParagraph && firstParagraph < openParagraph {
             let dropped = closed.removeFirst()
             lineCount -= dropped.count
@@ -126,7 +126,7 @@ public struct DocumentLayout {
     /// a viewport shows after the final ones. Nothing is kept.
     ///
     /// - Complexity: O(c + t) in the current line's clusters and the text not yet final.
-    public func provisionalLines(in document: StyledDocument) -> [VisualLine] {
+    func provisionalLines(in document: StyledDocument) -> [VisualLine] {
         guard document.paragraphNumbers.contains(openParagraph) else { return [] }
         if document.provisionalStart != nil {
             // Markdown's open block: every paragraph from here is laid out afresh.
@@ -177,7 +177,7 @@ public struct DocumentLayout {
     /// The end of the text of the open paragraph's current line that can no longer
     /// move to another line, as (paragraph, line start, certain end); nil when every
     /// paragraph is closed.
-    public var certainTail: (paragraph: Int, start: Int, end: Int)? {
+    var certainTail: (paragraph: Int, start: Int, end: Int)? {
         if open.isDone || hasProvisionalParagraphs { return nil }
         return (openParagraph, open.lineStart, open.certainEnd)
     }
@@ -186,7 +186,7 @@ public struct DocumentLayout {
     /// now; closed paragraphs are re-wrapped lazily.
     ///
     /// - Complexity: O(p) in the paragraphs held plus O(n) in the open paragraph's bytes.
-    public mutating func resize(to settings: LayoutSettings, in document: StyledDocument) {
+    mutating func resize(to settings: LayoutSettings, in document: StyledDocument) {
         guard settings != self.settings else { return }
         self.settings = settings
         generation += 1
@@ -203,7 +203,7 @@ public struct DocumentLayout {
     ///
     /// - Complexity: O(b) in the bytes re-wrapped.
     @discardableResult
-    public mutating func rewrapStale(in document: StyledDocument, budget: Int = .max) -> Bool {
+    mutating func rewrapStale(in document: StyledDocument, budget: Int = .max) -> Bool {
         var spent = 0
         var k = closed.count - 1
         while k >= 0 && staleCount > 0 && spent < budget {
@@ -237,7 +237,7 @@ public struct DocumentLayout {
     ///
     /// - Complexity: O(v + c + t) in the bytes of the paragraphs visited, the current
     ///   line and the unfinished tail.
-    public mutating func tailLines(_ count: Int, in document: StyledDocument) -> [VisualLine] {
+    mutating func tailLines(_ count: Int, in document: StyledDocument) -> [VisualLine] {
         tail(count, in: document).lines
     }
 
@@ -251,7 +251,7 @@ public struct DocumentLayout {
     /// last one shown.
     ///
     /// - Complexity: as ``tailLines(_:in:)``, plus O(u) in the lines after `limit`.
-    public mutating func tail(_ count: Int, revealedTo limit: TextPosition? = nil,
+    mutating func tail(_ count: Int, revealedTo limit: TextPosition? = nil,
                               in document: StyledDocument) -> (lines: [VisualLine], end: Int) {
         let provisional = provisionalLines(in: document)
         var hidden = 0
@@ -283,7 +283,7 @@ public struct DocumentLayout {
     /// that had written its text up to `position` still has to write.
     ///
     /// - Complexity: O(b + l) in the bytes re-wrapped and the lines returned.
-    public mutating func finalLines(after position: TextPosition?, in document: StyledDocument) -> [VisualLine] {
+    mutating func finalLines(after position: TextPosition?, in document: StyledDocument) -> [VisualLine] {
         func wanted(_ number: Int, _ line: LineRecord) -> Bool {
             guard let position else { return true }
             return number > position.paragraph || (number == position.paragraph && Int(line.end) > position.offset)
@@ -304,7 +304,7 @@ public struct DocumentLayout {
     /// Every line held, final then provisional, re-wrapping whatever is stale.
     ///
     /// - Complexity: O(l) in the lines, plus re-wrapping stale paragraphs.
-    public mutating func allLines(in document: StyledDocument) -> [VisualLine] {
+    mutating func allLines(in document: StyledDocument) -> [VisualLine] {
         rewrapStale(in: document)
         var result: [VisualLine] = []
         for (k, p) in closed.enumerated() {
@@ -330,7 +330,7 @@ public struct DocumentLayout {
     /// so at least one column is left for text.
     ///
     /// - Complexity: O(p) in the prefixes' bytes the first time, O(1) after.
-    public func indents(of id: Int32, in document: StyledDocument) -> (first: Int, other: Int) {
+    func indents(of id: Int32, in document: StyledDocument) -> (first: Int, other: Int) {
         if id == 0 { return (0, 0) }
         let limit = max(0, settings.width - 1)
         if let known = prefixes.widths[id], known.policy == settings.policy {
@@ -372,7 +372,7 @@ public struct DocumentLayout {
     /// Checks the layout's invariants against `document` (tests call it after every
     /// mutation): lines are in order, cover each paragraph with only spaces between
     /// them, and are never wider than the width.
-    public func _invariantCheck(_ document: StyledDocument) {
+    func _invariantCheck(_ document: StyledDocument) {
         #if STREAMRENDER_INVARIANT_CHECKS
         precondition(firstParagraph >= document.firstParagraph || firstParagraph == openParagraph)
         precondition(closed.count == openParagraph - firstParagraph)

@@ -33,7 +33,7 @@ public struct HistoryLimits: Hashable, Sendable {
 /// current line), whatever the document's length.
 public struct WrappedDocument {
     public private(set) var document: StyledDocument
-    public private(set) var layout: DocumentLayout
+    private(set) var layout: DocumentLayout
     public var limits: HistoryLimits
     /// Visual lines evicted so far (as they were laid out when evicted).
     public private(set) var evictedLines = 0
@@ -161,7 +161,7 @@ public struct WrappedDocument {
         document.styles.intern(style)
     }
 
-    /// Re-wraps at new settings, viewport first (see ``DocumentLayout``).
+    /// Re-wraps at new settings, viewport first.
     ///
     /// - Complexity: O(p + n) in the paragraphs held and the open paragraph's bytes.
     public mutating func resize(to settings: LayoutSettings) {
@@ -179,14 +179,14 @@ public struct WrappedDocument {
     }
 
     /// The last `count` lines and the index after the last line; with `limit`, of the
-    /// text revealed up to it (see ``DocumentLayout/tail(_:revealedTo:in:)``).
+    /// text revealed up to it.
     ///
     /// - Complexity: as ``tailLines(_:)``, plus O(u) in the lines after `limit`.
     public mutating func tail(_ count: Int, revealedTo limit: TextPosition? = nil) -> (lines: [VisualLine], end: Int) {
         layout.tail(count, revealedTo: limit, in: document)
     }
 
-    /// The final lines whose text goes past `position` (see ``DocumentLayout/finalLines(after:in:)``).
+    /// The final lines whose text goes past `position`.
     ///
     /// - Complexity: O(b + l) in the bytes re-wrapped and the lines returned.
     public mutating func finalLines(after position: TextPosition?) -> [VisualLine] {

@@ -22,18 +22,18 @@ public struct CodeBlock: Sendable, Equatable {
 /// backticks or tildes; closed by a like fence at least as long, or by the end). A
 /// block is reported once its closing fence line has ended (or at ``finish()``).
 /// Fences inside lists and quotes are not looked for.
-public struct CodeBlockCollector {
+struct CodeBlockCollector {
     private var partial: [UInt8] = []
     private var fence: MarkdownStream.Fence?
     private var info = ""
     private var code: [UInt8] = []
 
-    public init() {}
+    init() {}
 
     /// Feeds text; returns the blocks finished by it.
     ///
     /// - Complexity: O(n) in the bytes of `text`, plus the current line.
-    public mutating func feed(_ text: String) -> [CodeBlock] {
+    mutating func feed(_ text: String) -> [CodeBlock] {
         var blocks: [CodeBlock] = []
         var text = text
         text.withUTF8 { bytes in
@@ -51,7 +51,7 @@ public struct CodeBlockCollector {
     /// Ends the text: a fence still open is a finished block (the end closes it).
     ///
     /// - Complexity: O(c) in the current line.
-    public mutating func finish() -> [CodeBlock] {
+    mutating func finish() -> [CodeBlock] {
         var blocks: [CodeBlock] = []
         if !partial.isEmpty { line(&blocks) }
         if fence != nil {

@@ -6,25 +6,25 @@
 /// region covering the screen) and only the rows that came in are drawn, instead of
 /// repainting every row. ``end(into:)`` leaves the alternate screen and writes the
 /// whole answer into the normal screen, so it stays in the scrollback.
-public struct FullscreenView {
-    public private(set) var view: WrappedDocument
-    public private(set) var encoder: ANSIEncoder
-    public private(set) var height: Int
+struct FullscreenView {
+    private(set) var view: WrappedDocument
+    private(set) var encoder: ANSIEncoder
+    private(set) var height: Int
     private var splitter: CellSplitter
     private var shown: Frame
     /// The index (counting every line since the start) of the first row shown.
     private var shownTop = 0
     private var diff = FrameDiff()
     private var entered = false
-    public private(set) var bytesWritten = 0
-    public private(set) var framesWritten = 0
+    private(set) var bytesWritten = 0
+    private(set) var framesWritten = 0
     /// The pacer's reveal position: text after it is not shown yet (nil: all of it).
-    public var revealLimit: TextPosition?
+    var revealLimit: TextPosition?
     /// Not drawn: the screen is the answer's.
-    public var status: String?
+    var status: String?
 
     /// `markdown`: render the answer as markdown with these options.
-    public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
+    init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
                 limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil) {
         view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
         encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: true)
@@ -36,33 +36,33 @@ public struct FullscreenView {
     /// Brings markdown's rendering of the open block up to date.
     ///
     /// - Complexity: O(r) in the open block's bytes (see ``WrappedDocument/updateProvisional()``).
-    public mutating func updateProvisional() { view.updateProvisional() }
+    mutating func updateProvisional() { view.updateProvisional() }
 
     /// Appends answer text in `style`.
     ///
     /// - Complexity: amortized O(n + c) in the bytes and the current line.
-    public mutating func append(_ text: String, style: Style = .plain) {
+    mutating func append(_ text: String, style: Style = .plain) {
         view.append(text, style: style)
     }
 
     /// The text so far ends a block: markdown's open block becomes final.
     ///
     /// - Complexity: one parse of the open block.
-    public mutating func endBlock() {
+    mutating func endBlock() {
         view.endBlock()
     }
 
     /// Ends the answer.
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
-    public mutating func finish() {
+    mutating func finish() {
         view.finish()
     }
 
     /// Appends the bytes of the next frame.
     ///
     /// - Complexity: O(W x H) for the diff, plus the rows drawn.
-    public mutating func frame(into out: inout [UInt8]) {
+    mutating func frame(into out: inout [UInt8]) {
         let start = out.count
         let width = view.layout.settings.width
         if !entered {
@@ -98,7 +98,7 @@ public struct FullscreenView {
     /// Re-wraps at a new size and repaints the screen.
     ///
     /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
-    public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
+    mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
         self.height = max(1, height)
         view.resize(to: settings)
         if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
@@ -114,7 +114,7 @@ public struct FullscreenView {
     /// next frame enters it again and repaints everything.
     ///
     /// - Complexity: O(W x H) (the screen is forgotten).
-    public mutating func suspend(into out: inout [UInt8]) {
+    mutating func suspend(into out: inout [UInt8]) {
         guard entered else { return }
         encoder.endFrame(into: &out)
         out.append(contentsOf: ANSIEncoder.leaveAlternateScreen)
@@ -127,7 +127,7 @@ public struct FullscreenView {
     /// whole answer held as plain lines, so it stays in the normal scrollback.
     ///
     /// - Complexity: O(n) in the text held.
-    public mutating func end(into out: inout [UInt8]) {
+    mutating func end(into out: inout [UInt8]) {
         end(into: &out, messagesAt: []) { _, _ in }
     }
 
@@ -135,7 +135,7 @@ public struct FullscreenView {
     /// arrived between (see ``LiveView/end(into:messagesAt:_:)``).
     ///
     /// - Complexity: O(n) in the bytes of the held answer.
-    public mutating func end(into out: inout [UInt8], messagesAt positions: [TextPosition],
+    mutating func end(into out: inout [UInt8], messagesAt positions: [TextPosition],
                              _ pause: (_ upTo: Int, _ out: inout [UInt8]) -> Void) {
         if entered {
             out.append(contentsOf: ANSIEncoder.leaveAlternateScreen)

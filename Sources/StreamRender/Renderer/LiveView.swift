@@ -1,5 +1,5 @@
 /// What a ``StreamRenderer`` draws the answer with: ``InlineView`` (the default on a
-/// terminal), ``FullscreenView`` or ``PlainView`` (pipes and dumb terminals).
+/// terminal), or the renderer's own fullscreen and plain views (pipes, dumb terminals).
 ///
 /// The renderer keeps its view in one stored property and mutates it in place; a
 /// view is never taken out of a container and put back, which would copy the whole

@@ -2,17 +2,17 @@
 /// text lines (see ``PlainTextPrinter``), or with width 0 exactly as it arrived
 /// (sanitised). No cursor movement is ever written; with a pen (`--color always` into
 /// a pipe) the lines are styled, else no escape sequence is written at all.
-public struct PlainView: LiveView {
+struct PlainView: LiveView {
     private var printer: PlainTextPrinter
     private var raw: ControlSanitizer?
     private var pending: [UInt8] = []
-    public private(set) var bytesWritten = 0
-    public private(set) var framesWritten = 0
+    private(set) var bytesWritten = 0
+    private(set) var framesWritten = 0
 
     /// `wraps` false: the text exactly as it arrived (sanitised), unwrapped.
     /// `markdown`: render the answer's markdown structure as text (when `wraps`).
     /// `pen`: styled lines (when `wraps`; see ``SGRPen``).
-    public init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard,
+    init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard,
                 markdown: MarkdownOptions? = nil, pen: StylePen? = nil) {
         // Printed lines are never shown again (nothing re-wraps them): whatever
         // `limits` allow, only a little history is held, so memory stays flat.
@@ -23,23 +23,23 @@ public struct PlainView: LiveView {
     }
 
     /// The history plain output holds at most (see ``HistoryLimits``).
-    public static let heldLines = 512, heldBytes = 64 << 10
+    static let heldLines = 512, heldBytes = 64 << 10
 
-    public var view: WrappedDocument { printer.view }
-    public var isPaced: Bool { false }
-    public var showsMessagesBetweenFrames: Bool { true }
+    var view: WrappedDocument { printer.view }
+    var isPaced: Bool { false }
+    var showsMessagesBetweenFrames: Bool { true }
     /// Ignored: plain output is never paced.
-    public var revealLimit: TextPosition?
+    var revealLimit: TextPosition?
     /// Ignored: plain output has no status line.
-    public var status: String?
+    var status: String?
 
     /// Nothing: plain output prints final lines only.
     ///
     /// - Complexity: O(1).
-    public mutating func updateProvisional() {}
+    mutating func updateProvisional() {}
 
     /// - Complexity: amortized O(n + c) in the bytes and the current line.
-    public mutating func append(_ text: String, style: Style) {
+    mutating func append(_ text: String, style: Style) {
         if raw != nil {
             raw!.sanitize(text, into: &pending)
         } else {
@@ -50,12 +50,12 @@ public struct PlainView: LiveView {
     /// Markdown's open block is printed (text exactly as it arrived has none).
     ///
     /// - Complexity: one parse of the open block.
-    public mutating func endBlock() {
+    mutating func endBlock() {
         if raw == nil { printer.endBlock(into: &pending) }
     }
 
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
-    public mutating func finish() {
+    mutating func finish() {
         if raw != nil {
             raw!.finish(into: &pending)
         } else {
@@ -66,7 +66,7 @@ public struct PlainView: LiveView {
     /// The text printed since the last frame.
     ///
     /// - Complexity: O(n) in the bytes written.
-    public mutating func frame(into out: inout [UInt8]) {
+    mutating func frame(into out: inout [UInt8]) {
         guard !pending.isEmpty else { return }
         out.append(contentsOf: pending)
         bytesWritten += pending.count
@@ -77,11 +77,11 @@ public struct PlainView: LiveView {
     /// Text already printed stays; what follows is wrapped at the new width.
     ///
     /// - Complexity: O(1); nothing is re-printed.
-    public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {}
+    mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {}
 
     /// - Complexity: O(1).
-    public mutating func suspend(into out: inout [UInt8]) {}
+    mutating func suspend(into out: inout [UInt8]) {}
 
     /// - Complexity: O(1).
-    public mutating func end(into out: inout [UInt8]) {}
+    mutating func end(into out: inout [UInt8]) {}
 }

@@ -120,7 +120,7 @@ public final class StreamRenderer {
     private var pacer: Pacer?
 
     /// Called with each fenced code block of the answer once it is finished (top-level
-    /// fences, as ``CodeBlockCollector`` finds them); nil: code is not collected.
+    /// fences, found as the answer streams); nil: code is not collected.
     public var onCodeBlock: ((CodeBlock) -> Void)?
     private var codeBlocks = CodeBlockCollector()
     private var reveal = RevealTracker()

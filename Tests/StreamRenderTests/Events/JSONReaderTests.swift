@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StreamRender
+@_spi(Fuzzing) @testable import StreamRender
 
 /// The JSON reader agrees with Foundation's JSONSerialization on validity and value.
 @Suite struct JSONReaderTests {

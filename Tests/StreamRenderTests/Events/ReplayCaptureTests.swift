@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Fuzzing) @testable import StreamRender
 
 /// Captures with `: t=<ms>` arrival marks, their encoding, and the made-up pacing of
 /// captures without marks.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Fuzzing) @testable import StreamRender
 
 /// The WHATWG "event stream interpretation" rules, one named test each.
 @Suite struct SSEParserTests {

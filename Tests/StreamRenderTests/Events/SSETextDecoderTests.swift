@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Fuzzing) @testable import StreamRender
 
 /// Plain-text SSE: each event's data is a text delta.
 @Suite struct SSETextDecoderTests {
