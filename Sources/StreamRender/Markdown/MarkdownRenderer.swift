@@ -121,8 +121,20 @@ public final class MarkdownRenderer {
     /// one byte past the end it is given). `listStart` renumbers a first ordered list.
     func blocks(_ text: inout [UInt8], count: Int, listStart: Int? = nil) -> [Block] {
         guard let tree = parseTree(&text, count: count)?.root else { return [] }
+        return blocks(of: tree.children[...], listStart: listStart)
+    }
+
+    /// The top-level blocks of `text[0..<count]` parsed with their inline content,
+    /// for ``blocks(of:listStart:)`` to render later: the parse that finds where a
+    /// block ends also renders it.
+    func tree(_ text: inout [UInt8], count: Int) -> [Node] {
+        parseTree(&text, count: count)?.root.children ?? []
+    }
+
+    /// `nodes` (top-level blocks of a ``tree(_:count:)``) rendered.
+    func blocks(of nodes: ArraySlice<Node>, listStart: Int? = nil) -> [Block] {
         var result: [Block] = []
-        for (k, node) in tree.children.enumerated() {
+        for (k, node) in nodes.enumerated() {
             var list: ListInfo?
             var start: Int?
             if case .list(let ordered, let mark, let first) = node.kind {

@@ -400,7 +400,9 @@ public struct MarkdownStream {
         var test = region
         test += line
         test.append(0x0A)
-        let after = shape(region: test)
+        // With inline content: when the line starts a block, the blocks before it are
+        // rendered from this parse (one pass per block, not a check and a render).
+        let after = shape(region: test, withInlines: true)
         let beforeTags = before.map(\.tag), afterTags = after.map(\.tag)
         guard afterTags.count == beforeTags.count + 1 && Array(afterTags.dropLast()) == beforeTags else { return (before, after, nil) }
         let alone = shape(region: line + [0x0A])
@@ -444,7 +446,7 @@ public struct MarkdownStream {
         if !blank && !batchedItem && !continuesBlock && (lastLineBlank || Self.mayStartBlock(line)) {
             let (before, after, startsBlock) = shapes(adding: line)
             if let startsBlock {
-                cut()
+                cut(parsed: after.dropLast())
                 start(line, continuing: nil, shape: startsBlock)
                 return
             }
@@ -523,12 +525,19 @@ public struct MarkdownStream {
     ///
     /// `continuing`: the region is a paragraph split at a soft break; its last line
     /// ``StyledLine/continues`` and the next block's first line joins it.
+    /// `parsed`: the region's blocks, already parsed with their inlines.
     @discardableResult
-    private mutating func cut(continuing: Bool = false, joinsWithSpace: Bool = true) -> Int {
-        scratch.removeAll(keepingCapacity: true)
-        scratch += definitions
-        scratch += region
-        let blocks = renderer.blocks(&scratch, count: scratch.count, listStart: listStart)
+    private mutating func cut(continuing: Bool = false, joinsWithSpace: Bool = true,
+                              parsed: ArraySlice<MarkdownRenderer.Node>? = nil) -> Int {
+        let blocks: [MarkdownRenderer.Block]
+        if let parsed {
+            blocks = renderer.blocks(of: parsed, listStart: listStart)
+        } else {
+            scratch.removeAll(keepingCapacity: true)
+            scratch += definitions
+            scratch += region
+            blocks = renderer.blocks(&scratch, count: scratch.count, listStart: listStart)
+        }
         var lines: [StyledLine] = []
         compose(blocks, into: &lines, emitted: &emittedBlocks)
         if continuing, !lines.isEmpty { lines[lines.count - 1].continues = true }
@@ -596,11 +605,12 @@ public struct MarkdownStream {
         return result
     }
 
-    private mutating func shape(region text: [UInt8]) -> [MarkdownRenderer.Node] {
-        if text.count == region.count, text == region, let regionShape { return regionShape }
+    private mutating func shape(region text: [UInt8], withInlines: Bool = false) -> [MarkdownRenderer.Node] {
+        if !withInlines, text.count == region.count, text == region, let regionShape { return regionShape }
         scratch.removeAll(keepingCapacity: true)
         scratch += definitions
         scratch += text
+        if withInlines { return renderer.tree(&scratch, count: scratch.count) }
         return renderer.shape(&scratch, count: scratch.count).blocks
     }
 
