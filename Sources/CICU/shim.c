@@ -74,6 +74,10 @@ uint32_t cicu_scalar_properties(uint32_t scalar) {
     return bits;
 }
 
+int32_t cicu_grapheme_break_is_other(uint32_t scalar) {
+    return u_getIntPropertyValue((UChar32)scalar, UCHAR_GRAPHEME_CLUSTER_BREAK) == U_GCB_OTHER;
+}
+
 void cicu_unicode_version(char *buffer, int32_t capacity) {
     UVersionInfo info;
     u_getUnicodeVersion(info);

@@ -41,6 +41,10 @@ int32_t cicu_breaker_boundaries(cicu_breaker *breaker,
 /// Property bits of one code point, packed (see CICU_PROP_* below).
 uint32_t cicu_scalar_properties(uint32_t scalar);
 
+/// Whether the code point's Grapheme_Cluster_Break is Other: between two such code
+/// points no grapheme rule applies, so there is always a boundary (one trie read).
+int32_t cicu_grapheme_break_is_other(uint32_t scalar);
+
 #define CICU_PROP_EAW_MASK            0x7u        ///< UEastAsianWidth: 0 N, 1 A, 2 H, 3 F, 4 Na, 5 W
 #define CICU_PROP_GC_SHIFT            3           ///< UCharCategory, 5 bits
 #define CICU_PROP_GC_MASK             0x1Fu

@@ -1,3 +1,5 @@
+import CICU
+
 /// Splits UTF-8 arriving in arbitrary chunks into grapheme clusters (UAX #29,
 /// through ICU) and measures each one's display width.
 ///
@@ -177,6 +179,26 @@ public struct GraphemeSegmenter {
                     j += 1
                 }
             }
+            // Between two scalars whose Grapheme_Cluster_Break is Other no rule joins
+            // (GB9-GB13 need an Extend, ZWJ, SpacingMark, Prepend, Hangul or regional
+            // indicator on one side): stretches of them (an em dash, a superscript,
+            // CJK) are cut without ICU, from the run's certain start to its certain end.
+            if fast && closed {
+                var isOther: Bool? = nil
+                while i < end {
+                    let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
+                    if next < end {
+                        guard isOther ?? Self.graphemeBreakIsOther(scalar) else { break }
+                        let after = Self.graphemeBreakIsOther(DisplayWidth.decodeScalar(buf, at: next).0)
+                        guard after else { break }
+                        isOther = after
+                    }
+                    let cluster = UnsafeBufferPointer(rebasing: buf[i..<next])
+                    emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy), false)
+                    i = next
+                }
+                if i == end { continue outer }
+            }
             // A long run is segmented a window at a time: a boundary depends only on
             // the text before it and the scalar after it, so the boundaries inside a
             // window are the run's; the window's end is not one, and the next window
@@ -212,6 +234,13 @@ public struct GraphemeSegmenter {
             i = end
         }
         return i
+    }
+
+    /// Grapheme_Cluster_Break=Other: printable ASCII, and what ICU says of the rest.
+    @inline(__always)
+    private static func graphemeBreakIsOther(_ scalar: UInt32) -> Bool {
+        if scalar < 0x80 { return scalar >= 0x20 && scalar < 0x7F }
+        return cicu_grapheme_break_is_other(scalar) != 0
     }
 
     private static func scalarBoundary(atOrBefore position: Int, in buf: UnsafeBufferPointer<UInt8>) -> Int {

@@ -60,6 +60,37 @@ import Testing
         #expect(runs == 10_000)
     }
 
+    /// Pieces from every Grapheme_Cluster_Break class next to each other and to the
+    /// classes with no rule (Other: ASCII, an em dash, superscripts, CJK, a lone
+    /// emoji), which are cut without ICU: the default segmenter equals ICU alone on
+    /// random strings of them, in random chunkings, under both policies.
+    static let classPieces: [String] = [
+        "a", " ", ".", "—", "²", "₂", "日", "語", "©", "😀", "👍", "ｆ",  // Other
+        "\u{301}", "\u{200D}", "\u{FE0F}", "\u{1F3FD}",                 // Extend, ZWJ, VS16, a skin tone
+        "\u{0903}", "\u{0E33}", "\u{0600}", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{AC00}", "\u{AC01}",  // SpacingMark, Prepend, Hangul L V T LV LVT
+        "\u{1F1EB}", "\u{1F1F7}", "\r", "\n", "\r\n", "\t", "\u{85}",    // regional indicators, controls
+        "\u{0915}\u{094D}\u{0937}", "क", "\u{094D}",                      // a conjunct, a consonant, a virama
+    ]
+
+    @Test func randomStringsOfEveryBreakClassSegmentAsICUAloneDoes() {
+        let seed = TestSeed.base(0x5EED_0007)
+        var rng = SeededGenerator(seed: seed)
+        for round in 0..<400 {
+            let text = (0..<Int.random(in: 1...40, using: &rng)).map { _ in Self.classPieces.randomElement(using: &rng)! }.joined()
+            let bytes = Array(text.utf8)
+            for policy in [WidthPolicy.grapheme, .wcwidth] {
+                var icu = GraphemeSegmenter(policy: policy, usesASCIIFastPath: false)
+                var want: [Cluster] = []
+                let sink: (UnsafeBufferPointer<UInt8>, Int) -> Void = { want.append(Cluster(bytes: Array($0), width: $1)) }
+                icu.feed(bytes, sink)
+                icu.finish(sink)
+                let got = Self.segment(randomChunks(bytes, using: &rng, maxChunk: 9), policy: policy)
+                #expect(got == want, "seed \(seed) round \(round) \(policy): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+                if got != want { return }
+            }
+        }
+    }
+
     @Test func theLastClusterIsProvisionalUntilMoreInputOrTheEnd() {
         var segmenter = GraphemeSegmenter()
         var out: [String] = []
