@@ -52,7 +52,8 @@ enum SampleAsync {
                 .writeMessage("pipe a stream into it: swift run sample-async < answer.sse\n", kind: .error)
             exit(2)
         }
-        let rendering = Task { await render(standardInputOnto: TerminalSession().size) }
+        let configuration = StreamRenderer.Configuration.forTerminal(TerminalSession())
+        let rendering = Task { await render(standardInputWith: configuration) }
         // Ctrl-C cancels the task: the renderer shows what arrived and restores the terminal.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
@@ -68,11 +69,9 @@ enum SampleAsync {
     }
 }
 
-/// Renders standard input inline on a terminal of `size`, or as plain lines (nil: not a terminal).
-func render(standardInputOnto size: (columns: Int, rows: Int)?) async -> StreamRenderer.Outcome {
-    let configuration = StreamRenderer.Configuration(
-        output: size == nil ? .plain : .inline, layout: LayoutSettings(width: size?.columns ?? 80),
-        height: size?.rows ?? 24, endsOnFreshLine: true)
+/// Renders standard input with `configuration` (the terminal's: inline on a terminal,
+/// plain lines into a pipe or on `TERM=dumb`, monochrome with `NO_COLOR`).
+func render(standardInputWith configuration: StreamRenderer.Configuration) async -> StreamRenderer.Outcome {
     // The view to standard output, problems (an API error, a stream cut short) to standard error.
     let renderer = StreamRenderer(configuration: configuration, sink: FileDescriptorSink(messagePrefix: "sample-async: "))
     return await renderer.render(chunks: chunks(readingDescriptor: STDIN_FILENO))

@@ -22,13 +22,11 @@ let sink = FileDescriptorSink(messagePrefix: "sample-minimal: ")  // the view to
 let path = CommandLine.arguments.dropFirst().first
 let input = path.map { open($0, O_RDONLY) } ?? STDIN_FILENO
 guard input >= 0 else { sink.writeMessage("cannot open \(path!)\n", kind: .error); exit(3) }
-let size = TerminalSession().size  // nil when standard output is not a terminal
-let renderer = StreamRenderer(
-    configuration: .init(output: size == nil ? .plain : .inline, layout: LayoutSettings(width: size?.columns ?? 80),
-                         height: size?.rows ?? 24, endsOnFreshLine: true),
-    sink: sink)
+// The terminal decides: its size and colours, NO_COLOR, TERM=dumb; a pipe gets plain lines.
+let configuration = StreamRenderer.Configuration.forTerminal(TerminalSession())
+let renderer = StreamRenderer(configuration: configuration, sink: sink)
 let restore = ANSIEncoder.restoreSequence(fullscreen: false)  // Ctrl-C: pen reset, cursor shown, fresh line
-if size != nil { signal(SIGINT) { _ in restore.withUnsafeBufferPointer { _ = write(1, $0.baseAddress, $0.count) }; _exit(130) } }
+if configuration.output != .plain { signal(SIGINT) { _ in restore.withUnsafeBufferPointer { _ = write(1, $0.baseAddress, $0.count) }; _exit(130) } }
 var buffer = [UInt8](repeating: 0, count: 1 << 16)
 while case let count = read(input, &buffer, buffer.count), count > 0 {
     renderer.feed(buffer[..<count])  // SSE or text, cut anywhere

@@ -147,7 +147,7 @@ struct ReportOptions: ParsableArguments {
 }
 
 struct StreamRenderCommand: ParsableCommand {
-    static let maximumWidth = 4096
+    static let maximumWidth = StreamRenderer.Configuration.maximumWidth
     static let maximumHeight = 1000
 
     static let configuration = CommandConfiguration(
@@ -324,50 +324,37 @@ struct StreamRenderCommand: ParsableCommand {
     /// Arguments, environment and the terminal's answers → the renderer's configuration;
     /// and whether the output is a terminal being drawn on.
     func makeConfiguration(_ terminal: TerminalSession) -> (StreamRenderer.Configuration, Bool) {
-        let isTerminal = terminal.outputIsTerminal
-        let environment = Self.environment(TerminalCapabilities.environmentNames + ["COLUMNS"])
-        let color = style.noColor ? .never : style.color
-        var capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: isTerminal || color == .always)
-        switch color {
-        case .never: capabilities.colors = .none
-        case .always: capabilities.colors = max(capabilities.colors, .ansi16)
-        case .auto: break
+        let live: StreamRenderer.Configuration.Output = view.fullscreen ? .fullscreen : .inline
+        let policy: WidthPolicy? = switch view.widthPolicy {
+        case .grapheme: .grapheme
+        case .wcwidth: .wcwidth
+        case .auto: nil
         }
-        let kind = view.output ?? (isTerminal && !capabilities.isDumb && view.width != 0 ? .ansi : .plain)
-        let size = isTerminal ? terminal.size : nil
-        // Into a pipe, COLUMNS (as shells export it) before the 80-column default.
-        let columnsVariable = environment["COLUMNS"].flatMap(Int.init).flatMap { (1...Self.maximumWidth).contains($0) ? $0 : nil }
-        var columns = view.width ?? size?.columns ?? columnsVariable ?? 80
-        var rows = view.height ?? size?.rows ?? 24
-        if kind == .ansi, let size {
-            // The live view never draws wider or taller than the terminal.
-            columns = min(columns, size.columns)
-            rows = min(rows, size.rows)
+        let theme: MarkdownTheme? = switch style.theme {
+        case .dark: .dark
+        case .light: .light
+        case .monochrome: .monochrome
+        case nil: nil
         }
-        if kind == .ansi && isTerminal {
-            let answers = terminal.probe()
-            if let synchronized = answers.synchronized { capabilities.synchronizedOutput = synchronized }
-            if let graphemes = answers.graphemes { capabilities.graphemeClusters = graphemes }
+        let colors: StreamRenderer.Configuration.TerminalChoices.Colors = switch style.noColor ? .never : style.color {
+        case .auto: .auto
+        case .always: .always
+        case .never: .never
         }
-        let policy: WidthPolicy
-        switch view.widthPolicy {
-        case .grapheme: policy = .grapheme
-        case .wcwidth: policy = .wcwidth
-        case .auto: policy = capabilities.graphemeClusters ? .grapheme : .wcwidth
-        }
-        var limits = HistoryLimits.standard
-        if let maxLines = view.maxLines { limits.maximumLines = maxLines }
-        let configuration = StreamRenderer.Configuration(
-            output: kind == .plain ? .plain : (view.fullscreen ? .fullscreen : .inline),
-            layout: LayoutSettings(width: max(1, columns), tabSize: view.tabSize, policy: policy),
-            height: rows, format: input.format, maximumEventBytes: input.maxEventBytes, limits: limits,
-            capabilities: capabilities, showThinking: style.showThinking, framesPerSecond: view.fps,
-            endsOnFreshLine: isTerminal, eventLimitName: "--max-event-bytes", wrapsPlainText: columns != 0,
-            markdown: style.markdown == .on, theme: chosenTheme(capabilities), pacing: pacerSettings,
-            showsStatus: (report.status ?? (usesDemo ? .on : .off)) == .on,
-            // `--color always` into a pipe (the ls/grep/bat convention): styled lines.
-            stylesPlainText: kind == .plain && color == .always && columns != 0)
-        return (configuration, isTerminal)
+        let choices = StreamRenderer.Configuration.TerminalChoices(
+            output: view.output.map { $0 == .plain ? .plain : live }, liveView: live, colors: colors,
+            width: view.width, height: view.height, widthPolicy: policy, theme: theme, tabSize: view.tabSize)
+        var configuration = StreamRenderer.Configuration.forTerminal(terminal, choices: choices)
+        configuration.format = input.format
+        configuration.maximumEventBytes = input.maxEventBytes
+        if let maxLines = view.maxLines { configuration.limits.maximumLines = maxLines }
+        configuration.showThinking = style.showThinking
+        configuration.framesPerSecond = view.fps
+        configuration.eventLimitName = "--max-event-bytes"
+        configuration.markdown = style.markdown == .on
+        configuration.pacing = pacerSettings
+        configuration.showsStatus = (report.status ?? (usesDemo ? .on : .off)) == .on
+        return (configuration, terminal.outputIsTerminal)
     }
 
     /// `--demo`, or no FILE with a terminal on standard input.
@@ -390,16 +377,6 @@ struct StreamRenderCommand: ParsableCommand {
             if count < 0 { return nil }
             if count == 0 { return bytes }
             bytes.append(contentsOf: buffer[0..<count])
-        }
-    }
-
-    /// `--theme`, else monochrome without colours (NO_COLOR, --no-color), else dark.
-    func chosenTheme(_ capabilities: TerminalCapabilities) -> MarkdownTheme {
-        switch style.theme {
-        case .dark: return .dark
-        case .light: return .light
-        case .monochrome: return .monochrome
-        case nil: return capabilities.colors == .none ? .monochrome : .dark
         }
     }
 
@@ -457,14 +434,6 @@ struct StreamRenderCommand: ParsableCommand {
     static func error(_ message: String) {
         var line = "stream-render: error: \(message)\n"
         line.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
-    }
-
-    static func environment(_ names: [String]) -> [String: String] {
-        var result: [String: String] = [:]
-        for name in names {
-            if let value = getenv(name) { result[name] = String(cString: value) }
-        }
-        return result
     }
 }
 

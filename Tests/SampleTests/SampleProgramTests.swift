@@ -24,10 +24,15 @@ import Testing
         var stderr: String
     }
 
-    static func run(_ name: String, _ arguments: [String], stdin: [UInt8] = []) throws -> Run {
+    /// `environment`: added to the test's own, from which the variables the terminal
+    /// set-up reads are removed (a developer's `COLUMNS` must not change the outcome).
+    static func run(_ name: String, _ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = binary(name)
         process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        for name in StreamRenderer.Configuration.terminalEnvironmentNames { variables[name] = nil }
+        process.environment = variables.merging(environment) { $1 }
         let input = Pipe(), out = Pipe(), err = Pipe()
         process.standardInput = input
         process.standardOutput = out
@@ -42,10 +47,11 @@ import Testing
                    stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    /// What a plain 80-column renderer prints for `bytes`, as the minimal samples configure it.
-    static func plain(_ bytes: [UInt8]) -> String {
+    /// What a plain renderer prints for `bytes` (the terminal set-up's choice into a pipe).
+    static func plain(_ bytes: [UInt8], width: Int = 80) -> String {
         let sink = BufferSink()
-        let renderer = StreamRenderer(configuration: .init(output: .plain, endsOnFreshLine: true), sink: sink)
+        let renderer = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: width),
+                                                           theme: .monochrome), sink: sink)
         renderer.feed(bytes)
         renderer.finish()
         return String(decoding: sink.bytes, as: UTF8.self)
@@ -60,6 +66,18 @@ import Testing
         #expect(failed.status == 1 && failed.stderr.contains("overloaded_error"), "\(failed.stderr)")
         let missing = try Self.run("sample-minimal", ["/nonexistent/answer.sse"])
         #expect(missing.status == 3, "\(missing.stderr)")
+    }
+
+    /// The minimal samples configure through `Configuration.forTerminal`: into a pipe,
+    /// `COLUMNS` sets the width as it does for stream-render.
+    @Test func minimalSamplesTakeTheWidthFromColumnsIntoAPipe() throws {
+        let fixture = "sse/coding-answer.anthropic.sse"
+        let want = Self.plain(Fixtures.bytes(fixture), width: 40)
+        #expect(want != Self.plain(Fixtures.bytes(fixture)))
+        let minimal = try Self.run("sample-minimal", [Fixtures.path(fixture)], environment: ["COLUMNS": "40", "NO_COLOR": "1"])
+        #expect(minimal.status == 0 && minimal.stdout == want, "\(minimal.stderr)")
+        let async = try Self.run("sample-async", [], stdin: Fixtures.bytes(fixture), environment: ["COLUMNS": "40", "TERM": "dumb"])
+        #expect(async.status == 0 && async.stdout == want, "\(async.stderr)")
     }
 
     @Test func asyncRendersStandardInput() throws {
