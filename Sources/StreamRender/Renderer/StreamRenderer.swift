@@ -122,6 +122,10 @@ public final class StreamRenderer {
     /// Called with each fenced code block of the answer once it is finished (top-level
     /// fences, found as the answer streams); nil: code is not collected.
     public var onCodeBlock: ((CodeBlock) -> Void)?
+    /// Called with what the stream says besides the answer (thinking, tool calls and
+    /// results, errors, problems with the input), typed, as it is decoded; the same
+    /// things are also written to the sink as message lines.
+    public var onSideEvent: ((SideEvent) -> Void)?
     private var codeBlocks = CodeBlockCollector()
     private var reveal = RevealTracker()
     private var inputEnded = false
@@ -652,6 +656,7 @@ public final class StreamRenderer {
     private func handle(_ item: ResponseDecoder.Output) {
         switch item {
         case .diagnostic(var d):
+            onSideEvent?(.diagnostic(d))
             d.message = Self.shownOnOneLine(d.message)  // it may quote the input (an event's type)
             if diagnostics.count < 100 { diagnostics.append(d) }
             switch d.kind {
@@ -715,6 +720,7 @@ public final class StreamRenderer {
                     // In the answer as markdown, blank lines keep the marks blocks of their own.
                     writeThinking(inMarkdown ? "[thinking]\n\n" : "[thinking]\n")
                 }
+                onSideEvent?(.thinking(text))
                 let clean = thinkingSanitizer.sanitize(text)
                 if let last = clean.utf8.last { thinkingEndsInNewline = last == 0x0A }
                 writeThinking(clean)
@@ -726,17 +732,21 @@ public final class StreamRenderer {
             case .thinking:
                 closeThinking()
             case .toolUse(let id, let name), .serverToolUse(let id, let name):
+                onSideEvent?(.toolCall(name: name, arguments: block.inputJSON, id: id, isComplete: block.isComplete))
                 let input = Self.clipped(block.inputJSON.isEmpty ? (block.isComplete ? "{}" : "") : block.inputJSON)
                 let call = id.isEmpty ? "" : " (\(Self.shownOnOneLine(id)))"  // Gemini and Ollama calls have no id
                 let label = block.isComplete ? "[tool call]" : "[tool call, cut short]"
                 sideText("\(label) \(Self.shownOnOneLine(name)) \(input)\(call)\n")
             case .toolResult(let id, let type):
+                onSideEvent?(.toolResult(type: type, id: id, summary: block.text))
                 let summary = Self.clipped(block.text)
                 let call = id.isEmpty ? "" : " (\(Self.shownOnOneLine(id)))"
                 sideText("[tool result] \(Self.shownOnOneLine(type))\(call)\(summary.isEmpty ? "" : ": " + summary)\n")
             case .redactedThinking:
+                onSideEvent?(.redactedThinking)
                 sideText("[redacted thinking]\n")
             case .unknown(let type) where type == "compaction":
+                onSideEvent?(.contextCompacted)
                 sideText("[context compacted]\n")
             default:
                 break
@@ -747,6 +757,7 @@ public final class StreamRenderer {
             // The event that carried the error, whatever else the same read decoded.
             let recorded = errorsHandled < decoder.errorPlaces.count ? decoder.errorPlaces[errorsHandled] : nil
             errorsHandled += 1
+            onSideEvent?(.error(type: type, message: text, eventNumber: recorded?.eventNumber, byteOffset: recorded?.byteOffset))
             let place = recorded.map { "event \($0.eventNumber), byte \($0.byteOffset)" } ?? "an error body"
             message("the stream reported \(clean.type): \(clean.message) (\(place))\n", .error)
         default:
@@ -834,6 +845,7 @@ public final class StreamRenderer {
     private func closeThinking() {
         guard thinkingOpen else { return }
         thinkingOpen = false
+        onSideEvent?(.thinkingEnded)
         var tail = ""
         thinkingSanitizer.finish(into: &tail)
         let end = inMarkdown ? "\n[/thinking]\n\n" : "[/thinking]\n"
