@@ -54,7 +54,7 @@ import Darwin
 
     public init() {}
 
-    /// Parses `document`; the result is valid until the next call.
+    /// Parses `document`; the result holds its document (later parses leave it intact).
     ///
     /// - Complexity: O(n) in the document's bytes.
     public mutating func parse(_ document: [UInt8]) throws(SyntaxError) -> JSONValue {

@@ -69,6 +69,19 @@ import Testing
         try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
 
+    /// A value keeps its document: a later parse (which reuses the reader's buffers
+    /// when it can) leaves a value that is still held intact.
+    @Test func aValueKeptOutlivesTheNextParse() throws {
+        var reader = JSONReader()
+        let first = try reader.parse(#"{"type":"first","n":[1,2,3]}"#)
+        let second = try reader.parse(#"{"type":"second, a longer document","n":[4]}"#)
+        #expect(first["type"]?.string == "first" && first["n"]?.elements.count == 3)
+        #expect(second["type"]?.string == "second, a longer document" && second["n"]?.elements.count == 1)
+        // Nothing holds the second document now: the third parse may reuse its buffers.
+        _ = try reader.parse("[true]")
+        #expect(first.description == #"{"type":"first","n":[1,2,3]}"#)
+    }
+
     @Test(arguments: valid)
     func validDocumentsParseToFoundationsValue(_ text: String) throws {
         var reader = JSONReader()
