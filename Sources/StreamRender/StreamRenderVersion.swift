@@ -1,4 +1,4 @@
 /// The library's version.
-public enum StreamRenderVersion {
+public enum StreamRenderVersion: Sendable {
     public static let string = "0.1.0"
 }

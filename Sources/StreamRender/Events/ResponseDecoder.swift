@@ -21,7 +21,7 @@
 /// or whose first 512 bytes are mostly invalid UTF-8 or controls, is binary: the text
 /// before that point is shown, the rest reported and ignored. Text deltas
 /// come out as ``StreamEvent/delta(index:kind:text:)`` on block 0.
-public struct ResponseDecoder {
+public struct ResponseDecoder: Sendable {
     /// The input formats; the raw values are what `stream-render --format` takes.
     public enum Format: String, Sendable, CaseIterable {
         /// Detected from the first bytes (see ``ResponseDecoder``).

@@ -5,6 +5,9 @@
 ///
 /// What it prints, concatenated, is every line of the final layout followed by LF
 /// (tabs expanded, a too-wide cluster as its replacement), whatever the chunking.
+///
+/// Not `Sendable`: its layout shares ICU iterators between copies; one printer per
+/// output.
 public struct PlainTextPrinter {
     public private(set) var view: WrappedDocument
     /// The current line's start and how much of it is printed (bytes and columns).

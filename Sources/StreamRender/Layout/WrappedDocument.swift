@@ -31,6 +31,9 @@ public struct HistoryLimits: Hashable, Sendable {
 ///
 /// Every mutation costs time proportional to its own size (plus at most the
 /// current line), whatever the document's length.
+///
+/// Not `Sendable`: its layout keeps ICU iterators and a prefix cache in classes shared
+/// between copies; a document belongs to one thread.
 public struct WrappedDocument {
     public private(set) var document: StyledDocument
     private(set) var layout: DocumentLayout
@@ -224,7 +227,7 @@ public struct WrappedDocument {
     /// What a line shows besides its text: its paragraph's prefix (the first or the
     /// continuation one, cut to leave a column for text), the column the text starts
     /// at, and the fill after the text (a piece and how many times it repeats).
-    public struct LineDecoration {
+    public struct LineDecoration: Sendable {
         public var prefix: [ParagraphFormat.Piece]
         public var textColumn: Int
         public var fill: ParagraphFormat.Piece?

@@ -72,6 +72,9 @@ public struct MarkdownOptions: Hashable, Sendable {
 /// render alike (no blank line between items), and ordered lists number from their
 /// start. These choices make a document's rendering the concatenation of its
 /// parts' renderings, which is what ``MarkdownStream`` relies on.
+///
+/// Not `Sendable`: a class with a parse counter and md4c callbacks that build into it;
+/// one per stream.
 public final class MarkdownRenderer {
     public var options: MarkdownOptions
     private let breaker = ICUBreaker(.character)

@@ -29,6 +29,9 @@
 /// rendering of the whole text, except where noted in docs/design-log.md (late link
 /// reference definitions, a setext underline after a paragraph split, regions cut
 /// at the size limit).
+///
+/// Not `Sendable`: it holds a `MarkdownRenderer` (a class) and lexers; one stream per
+/// answer.
 public struct MarkdownStream {
     public let renderer: MarkdownRenderer
     /// A paragraph is split (where it safely can be) once its region is this long.

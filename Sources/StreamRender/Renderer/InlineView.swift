@@ -10,6 +10,9 @@
 ///
 /// The region's rows are relative to its top (its place on the screen is unknown), so
 /// the encoder uses relative moves and creates rows with CR LF as the region grows.
+///
+/// Not `Sendable`: its document's layout shares ICU iterators between copies; a view
+/// belongs to the one thread that draws it.
 public struct InlineView {
     public private(set) var view: WrappedDocument
     public private(set) var encoder: ANSIEncoder

@@ -25,6 +25,9 @@
 /// combining mark is drawn on a space, so that the terminal does not join it to the
 /// cell on its left (another pane's). A pane is not paced (there is no reveal
 /// position): what was appended is drawn.
+///
+/// Not `Sendable`: its document's layout shares ICU iterators between copies; a pane
+/// belongs to the thread that draws the host's frame.
 public struct PaneView {
     /// The answer laid out at the pane's width.
     public private(set) var view: WrappedDocument

@@ -13,8 +13,11 @@ import Darwin
 /// SIGHUP end the view with everything that arrived shown (``StreamRenderer/interrupt()``);
 /// SIGTSTP suspends the view, stops the process with the terminal restored, and
 /// draws again when continued.
+///
+/// Not `Sendable`: it drives one renderer and the process's signal pipe from the
+/// calling thread.
 public struct RenderLoop {
-    public enum Ending {
+    public enum Ending: Sendable {
         /// The input ended (or failed to read); the outcome says how.
         case finished(StreamRenderer.Outcome)
         /// A signal ended it (its number); everything that arrived was shown.

@@ -20,6 +20,8 @@ public enum RenderMessageKind: Sendable, Equatable {
 
 /// A sink that keeps everything in memory (tests, benchmarks, embedding programs
 /// that forward the bytes themselves).
+///
+/// Not `Sendable`: it appends without a lock; one thread (or task) writes into it.
 public final class BufferSink: RenderSink {
     public private(set) var bytes: [UInt8] = []
     /// Messages as they arrived, with their kinds.

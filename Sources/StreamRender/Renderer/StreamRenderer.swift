@@ -16,6 +16,10 @@
 /// ``render(_:)`` is the asynchronous layer over any `AsyncSequence` of bytes.
 /// Time is read from the clock given at creation (a test clock in tests), as a
 /// `Duration` since the renderer was made.
+///
+/// Not `Sendable`: every call changes its state (decoder, document, view, clock); drive
+/// one renderer from one thread or task (several renderers may run side by side, with
+/// no shared state).
 public final class StreamRenderer {
     public struct Configuration: Sendable {
         public enum Output: String, Sendable, CaseIterable {

@@ -15,7 +15,7 @@
 ///
 /// Every frame ends with the pen and link reset, and is wrapped in synchronized
 /// output (`CSI ? 2026 h` ... `l`) when the terminal supports it.
-public struct ANSIEncoder {
+public struct ANSIEncoder: Sendable {
     public var capabilities: TerminalCapabilities
     /// Whether rows are screen rows (fullscreen: CUP allowed) or only relative to a
     /// region whose place on the screen is unknown (inline).

@@ -8,6 +8,9 @@ import Darwin
 /// messages to another (standard error), each write whole (EINTR and short writes
 /// retried). When the reader of the output goes away (`EPIPE`, as with `| head`),
 /// writing stops and ``isBroken`` says so; it is not an error.
+///
+/// Not `Sendable`: it tracks the broken state and counts without a lock; the thread
+/// that drives its renderer writes through it.
 public final class FileDescriptorSink: RenderSink {
     public let output: Int32
     public let messages: Int32

@@ -1,6 +1,8 @@
 /// A ``StylePen`` that writes a terminal's SGR and OSC 8 links (colours downgraded to
 /// what it shows): styled lines written without cursor movement, e.g. into a pipe for
 /// `less -R` (`--color always`).
+///
+/// Not `Sendable`: it holds the pen (the style last written); one per output.
 public final class SGRPen: StylePen {
     private var encoder: ANSIEncoder
 

@@ -17,6 +17,9 @@ import Darwin
 /// The terminal is reached through `/dev/tty`, so `curl ... | stream-render` is
 /// probed and has its echo turned off too. Signal handlers are process-wide: one
 /// session per process.
+///
+/// Not `Sendable`: it owns the terminal's descriptor and saved modes; one session per
+/// process, used from the thread that drives the output.
 public final class TerminalSession {
     /// The descriptor the view is written to (standard output).
     public let output: Int32
@@ -232,7 +235,7 @@ public final class TerminalSession {
 
 /// SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP and SIGCONT delivered through a
 /// self-pipe. Installed without `SA_RESTART`, so a blocked read(2) returns too.
-public enum SignalWatcher {
+public enum SignalWatcher: Sendable {
     nonisolated(unsafe) private static var readFD: Int32 = -1
     nonisolated(unsafe) private static var writeFD: Int32 = -1
     nonisolated(unsafe) private static var emergency: UnsafeMutableBufferPointer<UInt8>?

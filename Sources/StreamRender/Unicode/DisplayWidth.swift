@@ -1,5 +1,5 @@
 /// Display width, in terminal columns, of scalars and grapheme clusters.
-public enum DisplayWidth {
+public enum DisplayWidth: Sendable {
     /// The width of one scalar as the Python `wcwidth` package computes it, with two
     /// differences: C0/C1 controls and DEL are 0 here (`wcwidth` says -1; controls
     /// never reach a layout, the document turns them into visible symbols, so a

@@ -19,6 +19,9 @@ import CICU
 /// cluster longer than ``maximumClusterBytes`` (adversarial input such as
 /// thousands of combining marks) is cut at a scalar boundary and segmentation
 /// resumes from the cut, in every chunking alike, so the held-back tail stays bounded.
+///
+/// Not `Sendable`: it owns an ICU iterator (a mutable C object); one segmenter per
+/// owner.
 public struct GraphemeSegmenter {
     /// Clusters longer than this many bytes are cut (at a scalar boundary).
     public static let maximumClusterBytes = 256

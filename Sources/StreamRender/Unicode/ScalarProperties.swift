@@ -44,7 +44,7 @@ struct ScalarProperties: Sendable, Hashable {
 }
 
 /// Versions of the ICU library StreamRender runs on.
-public enum ICUInfo {
+public enum ICUInfo: Sendable {
     /// The Unicode version implemented by the linked ICU, e.g. "15.0".
     public static var unicodeVersion: String { read(cicu_unicode_version) }
     /// The linked ICU's version, e.g. "72.1".
