@@ -4,7 +4,7 @@ import Testing
 /// The streaming-decoder verifier (after swift-nio's ByteToMessageDecoderVerifier):
 /// every fixture fed byte by byte, all at once, one event at a time and in 1,000
 /// seeded random chunkings decodes to identical events and identical text.
-@Suite struct DecoderVerifierTests {
+@Suite(.tags(.slow), .fullTierOnly) struct DecoderVerifierTests {
     static let fixtures: [(sse: String, answer: String?)] = [
         ("coding-answer.anthropic.sse", "coding-answer.md"),
         ("coding-answer.openai.sse", "coding-answer.md"),

@@ -4,7 +4,7 @@ import Testing
 /// Each language's corpus (Resources/highlight/<name>.corpus): agreement with
 /// Pygments' tokens recorded beside it by `Scripts/highlight/compare.py --record`,
 /// streaming invariance, and each finished line lexed once.
-@Suite struct HighlightCorpusTests {
+@Suite(.tags(.slow), .fullTierOnly) struct HighlightCorpusTests {
     static let names = HighlightLanguage.all.map(\.name)
 
     static func corpus(_ name: String) -> [UInt8] { Fixtures.data("highlight/\(name).corpus") }

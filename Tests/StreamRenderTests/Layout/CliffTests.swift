@@ -4,7 +4,7 @@ import Testing
 /// Issue 14: inputs that once cost far more per byte than prose (a long word with no
 /// break opportunity, endless combining marks, a line that never ends) must still
 /// give exactly the lines of one pass, however they arrive.
-@Suite struct CliffTests {
+@Suite(.tags(.slow), .fullTierOnly) struct CliffTests {
     /// Deterministic hex digits (no line-break opportunity anywhere).
     static func hex(_ count: Int) -> String {
         var rng = SeededGenerator(seed: 14)
@@ -113,7 +113,7 @@ import Testing
 
 /// Markdown: a long line is split into final parts as it arrives, and the parts
 /// still render as the one-shot paragraph.
-@Suite struct MarkdownLongLineTests {
+@Suite(.tags(.slow), .fullTierOnly) struct MarkdownLongLineTests {
     static let lines: [(String, String)] = [
         ("hex", CliffTests.hex(20_000)),
         ("prose", String(repeating: "The parser keeps a partial line until its newline arrives, and **only then** decodes the `event`. ", count: 200)),

@@ -14,7 +14,7 @@ func firstDifference(_ a: [VisualLine], _ b: [VisualLine]) -> String? {
     return "same descriptions"
 }
 
-@Suite struct LayoutInvarianceTests {
+@Suite(.tags(.slow), .fullTierOnly) struct LayoutInvarianceTests {
     static let widths = [1, 2, 3, 7, 20, 40, 80, 200]
     static let policies: [WidthPolicy] = [.grapheme, .wcwidth]
 

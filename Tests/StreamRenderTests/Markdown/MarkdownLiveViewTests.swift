@@ -100,7 +100,7 @@ import Testing
 
 /// The final frame (scrollback and screen of the model terminal) in many chunkings,
 /// down to single bytes and mid-UTF-8, equals the one-shot rendering of md4c's parse.
-@Suite struct MarkdownFinalFrameTests {
+@Suite(.tags(.slow), .fullTierOnly) struct MarkdownFinalFrameTests {
     /// What the model terminal holds after `chunks` were fed (a frame after each)
     /// and the stream finished; a terminal sequence the model does not know fails.
     static func finalFrame(_ chunks: [ArraySlice<UInt8>], width: Int, height: Int,

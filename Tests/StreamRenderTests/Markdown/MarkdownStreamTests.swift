@@ -77,7 +77,7 @@ func streamSteps(_ pieces: [String], options: MarkdownOptions = MarkdownOptions(
 
 func text(_ lines: [StyledLine]) -> String { lines.map(\.plainText).joined(separator: "\n") }
 
-@Suite struct MarkdownChunkingTests {
+@Suite(.tags(.slow), .fullTierOnly) struct MarkdownChunkingTests {
     /// Every fixture, in 1,000 seeded chunkings (the open block rendered after every
     /// piece in the first 100), gives the one-shot lines.
     @Test(arguments: MarkdownCorpus.fixtures)

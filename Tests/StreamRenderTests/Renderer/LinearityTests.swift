@@ -6,7 +6,7 @@ import Testing
 /// timed: the bytes the renderer's thread allocates per delta (a whole-document copy
 /// per delta, as the first live view made, shows up here as growth with the
 /// document's size). Growth amortized by doubling buffers stays within a constant.
-@Suite(.serialized) struct LinearityTests {
+@Suite(.serialized, .tags(.slow), .fullTierOnly) struct LinearityTests {
     /// Bytes allocated per delta for `deltas` deltas of the coding answer (repeated)
     /// through `output`, with a frame every 16 deltas.
     static func bytesPerDelta(_ deltas: Int, _ output: StreamRenderer.Configuration.Output) -> Double {

@@ -3,7 +3,7 @@ import Testing
 
 /// The pacer inside ``StreamRenderer``: what the live views show over time, on a
 /// manual clock, checked on the model terminal.
-@Suite struct PacedRendererTests {
+@Suite(.tags(.slow), .fullTierOnly) struct PacedRendererTests {
     static let frame = Duration.seconds(1) / 60
 
     /// A paced renderer, the clock it reads, and a model terminal following its bytes.

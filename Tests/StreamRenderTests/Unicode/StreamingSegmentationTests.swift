@@ -2,7 +2,7 @@ import Testing
 @_spi(Benchmarks) @testable import StreamRender
 
 /// Streaming invariance: any chunking gives the one-pass clusters and widths.
-@Suite struct StreamingSegmentationTests {
+@Suite(.tags(.slow), .fullTierOnly) struct StreamingSegmentationTests {
     struct Cluster: Equatable, CustomStringConvertible {
         var bytes: [UInt8]
         var width: Int
