@@ -59,20 +59,23 @@ let package = Package(
         .executableTarget(name: "sample-music", dependencies: ["StreamRender"], path: "Samples/sample-music"),
         // Counts the test thread's allocations (wraps malloc in the test process).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        // What the test targets share: the fixture loader (Tests/StreamRenderTests/Resources)
+        // and the seeded generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "StreamRenderTests",
-            dependencies: ["StreamRender", "CAllocationCounter"],
-            resources: [.copy("Resources")]
+            dependencies: ["StreamRender", "CAllocationCounter", "TestSupport"],
+            exclude: ["Resources"]
         ),
         // Runs the built stream-render binary on the fixtures of StreamRenderTests.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["StreamRender", "stream-render"]
+            dependencies: ["StreamRender", "stream-render", "TestSupport"]
         ),
         // The samples' logic (sample_music, sample_panes, sample_async) and the built samples, run on fixtures.
         .testTarget(
             name: "SampleTests",
-            dependencies: ["StreamRender", "sample-minimal", "sample-async", "sample-panes", "sample-music"]
+            dependencies: ["StreamRender", "sample-minimal", "sample-async", "sample-panes", "sample-music", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,11 +1,11 @@
 import Foundation
 import StreamRender
+@_exported import TestSupport
 import Testing
 
 /// Runs the built `stream-render` on the fixtures, as a user's script would.
 @Suite struct CommandLineTests {
-    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("StreamRenderTests/Resources")
+    static let resources = Fixtures.resources
 
     /// How many times a memory bound is raised for a sanitised binary: a
     /// sanitizer's shadow memory and allocator add to the resident size what the
@@ -60,8 +60,8 @@ import Testing
         return Run(status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
     }
 
-    static func fixture(_ path: String) -> String { resources.appendingPathComponent(path).path }
-    static func data(_ path: String) -> Data { FileManager.default.contents(atPath: fixture(path))! }
+    static func fixture(_ path: String) -> String { Fixtures.path(path) }
+    static func data(_ path: String) -> Data { Data(Fixtures.data(path)) }
 
     /// Markdown styles come from the theme; NO_COLOR gets the monochrome one (bold,
     /// italic, underline, dim, no colour).
