@@ -15,6 +15,7 @@ public enum DisplayWidth: Sendable {
     static func wcwidth(_ value: UInt32, ambiguousIsWide: Bool) -> Int {
         if value >= 0x20 && value < 0x7F { return 1 }
         if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
+        if isPlainWide(value) { return 2 }
         return wcwidth(value, ScalarProperties.of(value), ambiguousIsWide: ambiguousIsWide)
     }
 
@@ -86,6 +87,15 @@ public enum DisplayWidth: Sendable {
         return total
     }
 
+    /// CJK ideographs and Hangul syllables: East Asian Wide, not emoji, not marks, not
+    /// the Hangul jamo that join a syllable, so two columns under either policy without
+    /// asking ICU (a test checks every one of them against ICU's properties).
+    @inlinable @inline(__always)
+    static func isPlainWide(_ v: UInt32) -> Bool {
+        (v >= 0x4E00 && v <= 0x9FFF) || (v >= 0x3400 && v <= 0x4DBF) || (v >= 0xAC00 && v <= 0xD7A3)
+            || (v >= 0xF900 && v <= 0xFAFF) || (v >= 0x20000 && v <= 0x2FFFD) || (v >= 0x30000 && v <= 0x3FFFD)
+    }
+
     @inlinable @inline(__always)
     static func asciiWidth(_ byte: UInt8) -> Int {
         byte >= 0x20 && byte < 0x7F ? 1 : 0
@@ -94,6 +104,7 @@ public enum DisplayWidth: Sendable {
     static func graphemeWidth(_ cluster: UnsafeBufferPointer<UInt8>, ambiguousIsWide: Bool) -> Int {
         let (base, afterBase) = decodeScalar(cluster, at: 0)
         if base < 0x20 || (base >= 0x7F && base < 0xA0) { return 0 }
+        if afterBase == cluster.count && isPlainWide(base) { return 2 }
         let p = ScalarProperties.of(base)
         var vs16 = false, vs15 = false, keycap = false, modifier = false, zwjPictographic = false
         var afterZWJ = false

@@ -28,6 +28,23 @@ import Testing
     /// spacing marks (Mc: U+302E, U+302F, U+16FF0, U+16FF1) are 2, as glibc says.
     static let wideCombiningMarks: Set<UInt32> = [0x302A, 0x302B, 0x302C, 0x302D, 0x3099, 0x309A, 0x16FE4]
 
+    /// The scalars measured without ICU (CJK ideographs, Hangul syllables) are, by
+    /// ICU's own properties, two columns under either policy: East Asian Wide, not
+    /// emoji, not a mark or format character, not a joining Hangul jamo.
+    @Test func everyScalarOfTheWideFastPathIsWideByICUsProperties() {
+        var checked = 0
+        for v in UInt32(0x3400)...0x3FFFD where DisplayWidth.isPlainWide(v) {
+            let p = ScalarProperties.of(v)
+            let zeroWidthCategory = [ScalarProperties.nonSpacingMark, ScalarProperties.enclosingMark, ScalarProperties.format,
+                                     ScalarProperties.lineSeparator, ScalarProperties.paragraphSeparator].contains(p.generalCategory)
+            let wide = p.isWideOrFullwidth && !p.isEmoji && !p.isExtendedPictographic && !p.isDefaultIgnorable
+                && !zeroWidthCategory && p.hangulSyllableType != 2 && p.hangulSyllableType != 3
+            if !wide { Issue.record("U+\(String(v, radix: 16, uppercase: true)) is in the fast path but not plainly wide"); return }
+            checked += 1
+        }
+        #expect(checked > 100_000)
+    }
+
     @Test func eastAsianWideAndFullwidthAreTwoColumns() {
         var checked = 0
         for line in Fixtures.text("unicode/EastAsianWidth.txt").split(separator: "\n") {
