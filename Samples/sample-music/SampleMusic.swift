@@ -108,20 +108,16 @@ struct CardStream {
     private var failure: String?
 
     init(terminal: TerminalSession) {
-        guard terminal.outputIsTerminal, let size = terminal.size else {
+        guard terminal.outputIsTerminal, terminal.size != nil else {
             format = MusicCards.CardFormat(width: 80, policy: .wcwidth)
             return
         }
-        let environment = TerminalCapabilities.environmentNames.reduce(into: [String: String]()) {
-            if let value = getenv($1) { $0[$1] = String(cString: value) }
-        }
-        var capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: true)
-        // Widths as this terminal draws them: grapheme clusters only where it says so (mode 2027).
-        capabilities.graphemeClusters = terminal.probe().graphemes ?? capabilities.graphemeClusters
-        let policy: WidthPolicy = capabilities.graphemeClusters ? .grapheme : .wcwidth
-        format = MusicCards.CardFormat(width: size.columns, policy: policy)
-        view = InlineView(settings: LayoutSettings(width: size.columns, policy: policy), height: size.rows,
-                          capabilities: capabilities)
+        // The terminal's size, colours and widths as it draws them (grapheme clusters
+        // only where it says so, mode 2027), as stream-render sets them up.
+        let configuration = StreamRenderer.Configuration.forTerminal(terminal, choices: .init(output: .inline))
+        format = MusicCards.CardFormat(width: configuration.layout.width, policy: configuration.layout.policy)
+        view = InlineView(settings: configuration.layout, height: configuration.height,
+                          capabilities: configuration.capabilities)
     }
 
     /// Decodes `bytes` (cut anywhere) and shows the cards of the records they complete.

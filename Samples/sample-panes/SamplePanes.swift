@@ -43,16 +43,14 @@ enum SamplePanes {
         let terminal = TerminalSession()
         let onTerminal = terminal.outputIsTerminal
         let frameLimit = options.frames ?? (onTerminal ? nil : 60)
-        var capabilities = TerminalCapabilities.detect(environment: environment(), isTerminal: onTerminal)
-        if onTerminal {
-            let answers = terminal.probe()
-            capabilities.synchronizedOutput = answers.synchronized ?? capabilities.synchronizedOutput
-            capabilities.graphemeClusters = answers.graphemes ?? capabilities.graphemeClusters
-        }
-        let size = terminal.size ?? (columns: 80, rows: 24)
-        var screen = PaneScreen(streams: streams, width: size.columns, height: size.rows,
-                                policy: capabilities.graphemeClusters ? .grapheme : .wcwidth,
-                                theme: capabilities.colors == .none ? .monochrome : .dark,
+        // The terminal's size, colours and widths (probed), as stream-render sets them up;
+        // into a pipe, 80 by 24.
+        let configuration = StreamRenderer.Configuration.forTerminal(
+            terminal, choices: .init(output: onTerminal ? .fullscreen : .plain, width: onTerminal ? nil : 80,
+                                     height: onTerminal ? nil : 24))
+        let capabilities = configuration.capabilities
+        var screen = PaneScreen(streams: streams, width: configuration.layout.width, height: configuration.height,
+                                policy: configuration.layout.policy, theme: configuration.theme,
                                 bytesPerFrame: max(1, options.rate / framesPerSecond))
 
         let signals = SignalWatcher.start()
@@ -154,14 +152,6 @@ enum SamplePanes {
             if count == 0 { return bytes }
             bytes += buffer[..<count]
         }
-    }
-
-    static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        for name in TerminalCapabilities.environmentNames {
-            if let value = getenv(name) { result[name] = String(cString: value) }
-        }
-        return result
     }
 
     static func fail(_ message: String, _ status: Int32) -> Never {
