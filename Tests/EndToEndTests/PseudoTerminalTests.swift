@@ -26,18 +26,11 @@ final class PseudoTerminal: @unchecked Sendable {
     let pidFile: String
 
     init(columns: Int = 60, rows: Int = 16) throws {
-        // Close-on-exec: a command holding the master would keep the terminal from hanging up.
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        // Glibc's module hides grantpt/unlockpt/ptsname: their Linux ioctls
-        // (TIOCSPTLCK, TIOCGPTN; the macros are not imported) do the same.
-        var unlock: Int32 = 0, number: UInt32 = 0
-        guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
+        guard let (primary, secondary) = openPseudoTerminal(columns: columns, rows: rows) else {
             throw Failure(description: "no pseudo-terminal")
         }
-        slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard slave >= 0 else { throw Failure(description: "cannot open /dev/pts/\(number)") }
-        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        master = primary
+        slave = secondary
         pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("sr-pty-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).pid").path
     }
 

@@ -62,3 +62,33 @@ public func randomChunks(_ bytes: [UInt8], using rng: inout SeededGenerator, max
     }
     return chunks
 }
+
+#if os(Linux)
+/// Opens a pseudo-terminal of `columns` x `rows`: its primary (the terminal's side)
+/// and secondary (the program's side) descriptors, both close-on-exec (a command
+/// holding the primary would keep the terminal from hanging up); nil if one cannot be
+/// opened at that size.
+public func openPseudoTerminal(columns: Int, rows: Int) -> (primary: Int32, secondary: Int32)? {
+    let primary = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard primary >= 0 else { return nil }
+    // Glibc's module hides grantpt/unlockpt/ptsname: their Linux ioctls (TIOCSPTLCK,
+    // TIOCGPTN; the macros are not imported) do the same.
+    var unlock: Int32 = 0, number: UInt32 = 0
+    guard ioctl(primary, 0x4004_5431, &unlock) == 0, ioctl(primary, 0x8004_5430, &number) == 0 else {
+        close(primary)
+        return nil
+    }
+    let secondary = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard secondary >= 0 else {
+        close(primary)
+        return nil
+    }
+    var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+    guard ioctl(primary, UInt(TIOCSWINSZ), &size) == 0 else {
+        close(secondary)
+        close(primary)
+        return nil
+    }
+    return (primary, secondary)
+}
+#endif

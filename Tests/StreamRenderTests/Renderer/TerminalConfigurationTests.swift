@@ -22,16 +22,8 @@ import Darwin
 
     /// Calls `body` with a session whose output is a pseudo-terminal of `columns` x `rows`.
     static func onTerminal<T>(columns: Int, rows: Int, _ body: (TerminalSession) -> T) -> T {
-        let primary = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        // Glibc's module hides grantpt/unlockpt/ptsname: their Linux ioctls
-        // (TIOCSPTLCK, TIOCGPTN) do the same (as in the end-to-end pseudo-terminal tests).
-        var unlock: Int32 = 0, number: UInt32 = 0
-        precondition(primary >= 0 && ioctl(primary, 0x4004_5431, &unlock) == 0 && ioctl(primary, 0x8004_5430, &number) == 0)
-        let secondary = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        precondition(secondary >= 0)
+        guard let (primary, secondary) = openPseudoTerminal(columns: columns, rows: rows) else { fatalError("no pseudo-terminal") }
         defer { close(secondary); close(primary) }
-        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
-        precondition(ioctl(secondary, UInt(TIOCSWINSZ), &size) == 0)
         return body(TerminalSession(output: secondary))
     }
 
