@@ -15,9 +15,7 @@ enum OutputKind: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `--color`.
-enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, always, never
-}
+extension StreamRenderer.Configuration.TerminalChoices.Colors: ExpressibleByArgument {}
 
 /// `--markdown`.
 enum Switch: String, ExpressibleByArgument, CaseIterable {
@@ -101,7 +99,7 @@ struct StyleOptions: ParsableArguments {
     var theme: ThemeChoice?
 
     @Option(help: "Colours: auto (from TERM, COLORTERM, NO_COLOR, FORCE_COLOR), always or never. Always also styles plain output (into a pipe or file: styled lines, no cursor movement, for `| less -R`).")
-    var color: ColorChoice = .auto
+    var color: StreamRenderer.Configuration.TerminalChoices.Colors = .auto
 
     @Flag(help: "No colours (as --color never, or NO_COLOR=1): bold, italic, underline and dim only.")
     var noColor = false
@@ -336,13 +334,8 @@ struct StreamRenderCommand: ParsableCommand {
         case .monochrome: .monochrome
         case nil: nil
         }
-        let colors: StreamRenderer.Configuration.TerminalChoices.Colors = switch style.noColor ? .never : style.color {
-        case .auto: .auto
-        case .always: .always
-        case .never: .never
-        }
         let choices = StreamRenderer.Configuration.TerminalChoices(
-            output: view.output.map { $0 == .plain ? .plain : live }, liveView: live, colors: colors,
+            output: view.output.map { $0 == .plain ? .plain : live }, liveView: live, colors: style.noColor ? .never : style.color,
             width: view.width, height: view.height, widthPolicy: policy, theme: theme, tabSize: view.tabSize)
         var configuration = StreamRenderer.Configuration.forTerminal(terminal, choices: choices)
         configuration.format = input.format
