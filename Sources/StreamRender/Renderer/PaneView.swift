@@ -92,19 +92,31 @@ public struct PaneView {
     ///   (``WrappedDocument/updateProvisional()``).
     public mutating func draw(into frame: inout Frame, styles: inout StyleTable) {
         view.updateProvisional()
+        let lines = view.tail(height).lines
+        Self.draw(lines, of: view, area: Rect(top: top, left: left, width: width, height: height),
+                  splitter: splitter, into: &frame, styles: &styles)
+    }
+
+    /// Draws `lines` of `view` into `area` of `frame` (every cell of the area; see
+    /// ``draw(into:styles:)``), the text before `limit` only. Shared by the pane
+    /// presenter.
+    static func draw(_ lines: [VisualLine], of view: WrappedDocument, area: Rect, revealedTo limit: TextPosition? = nil,
+                     splitter: CellSplitter, into frame: inout Frame, styles: inout StyleTable) {
+        let width = area.width, height = area.height
+        guard width > 0 && height > 0 else { return }
         var pane = Frame(width: width, height: height)
-        for (k, line) in view.tail(height).lines.enumerated() {
-            LineDrawer.draw(line, row: k, in: &pane, view: view, splitter: splitter)
+        for (k, line) in lines.suffix(height).enumerated() {
+            LineDrawer.draw(line, row: k, in: &pane, view: view, splitter: splitter, revealedTo: limit)
         }
         // Each of the document's styles is looked up in the screen's table once.
         let own = view.document.styles
         var ids = [StyleID?](repeating: nil, count: own.count)
         ids[0] = .plain
         for r in 0..<height {
-            let row = top + r
+            let row = area.top + r
             guard row >= 0 && row < frame.height else { continue }
             for c in 0..<width {
-                let column = left + c
+                let column = area.left + c
                 let cell = pane[r, c]
                 guard column >= 0 && column < frame.width else { continue }
                 if cell.isContinuation {

@@ -99,7 +99,8 @@ public final class StreamRenderer {
 
     public let configuration: Configuration
     public let sink: any RenderSink
-    private var decoder: ResponseDecoder
+    /// Decoding and routing (shared with ``AnswerModel``).
+    private var router: ResponseRouter
     /// The view, mutated in place (never copied out and back).
     private var live: any LiveView
     private var out: [UInt8] = []
@@ -121,7 +122,7 @@ public final class StreamRenderer {
     private var pendingMessages: [(text: String, kind: RenderMessageKind, after: Int, at: TextPosition?)] = []
 
     // The pacer (live views only) and where its counts fall in the document.
-    private var pacer: Pacer?
+    private var paced: PacedReveal
 
     /// Called with each fenced code block of the answer once it is finished (top-level
     /// fences, found as the answer streams); nil: code is not collected.
@@ -131,56 +132,36 @@ public final class StreamRenderer {
     /// things are also written to the sink as message lines.
     public var onSideEvent: ((SideEvent) -> Void)?
     private var codeBlocks = CodeBlockCollector()
-    private var reveal = RevealTracker()
     private var inputEnded = false
 
-    // Routing.
-    /// A block other than text (thinking, a tool call) came since the answer's last text.
-    private var nonTextSinceText = false
-    /// The answer's last two bytes (where the next text starts a paragraph) and how
-    /// many it has (at most 2), kept without an allocation per delta.
-    private var answerLast: UInt8 = 0
-    private var answerBeforeLast: UInt8 = 0
-    private var answerBytes = 0
-    private var answerIsEmpty: Bool { answerBytes == 0 }
-    private var errorsHandled = 0
     /// The answer is rendered in blocks (markdown, wrapped): a text block's end ends one.
     private var rendersBlocks: Bool {
         configuration.markdown && (configuration.output != .plain || configuration.wrapsPlainText)
     }
-    private var thinkingSanitizer = ControlSanitizer()
-    private var thinkingOpen = false
-    private var thinkingEndsInNewline = true
-
-    // What the outcome reports.
-    private var deltaCount = 0
-    private var firstText: Duration?
-    private var lastText: Duration?
-    private var model: String?
-    private var apiError: (type: String, message: String)?
-    private var firstInvalid: StreamDiagnostic?
-    private var textDropped = false
-    private var diagnostics: [StreamDiagnostic] = []
+    /// Actions of the router, performed once it returns (a callback may read the renderer).
+    private var actions: [ResponseRouter.Action] = []
 
     /// A renderer reading time from `clock`.
     public init<C: Clock>(configuration: Configuration, sink: any RenderSink, clock: C) where C.Duration == Duration {
         self.configuration = configuration
         self.sink = sink
         let start = clock.now
-        now = { start.duration(to: clock.now) }
+        let now: () -> Duration = { start.duration(to: clock.now) }
+        self.now = now
         sleep = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
         frameInterval = .seconds(1) / max(1, configuration.framesPerSecond)
         height = max(1, configuration.height)
-        if configuration.output != .plain, let settings = configuration.pacing {
-            // Unrevealed lines must never be evicted: at most half the history waits
-            // (a unit makes at most one line; a cluster is at least a byte, most under 8).
-            let lines = (configuration.limits.maximumLines ?? .max) / 2
-            let bytes = (configuration.limits.maximumBytes ?? .max) / 16
-            pacer = Pacer(settings: settings, frameInterval: frameInterval, maximumBacklog: max(1, min(lines, bytes)))
-        }
+        paced = PacedReveal(settings: configuration.output == .plain ? nil : configuration.pacing,
+                            frameInterval: frameInterval, limits: configuration.limits)
         // The view holds the answer (with bounded history); the decoder need not.
-        decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
-                                  assemblesText: false)
+        let decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
+                                      assemblesText: false)
+        let routing = ResponseRouter.Settings(
+            showThinking: configuration.showThinking,
+            rendersBlocks: configuration.markdown && (configuration.output != .plain || configuration.wrapsPlainText),
+            thinkingInMarkdown: configuration.showThinking && configuration.markdown && configuration.wrapsPlainText,
+            eventLimitName: configuration.eventLimitName)
+        router = ResponseRouter(decoder: decoder, settings: routing, now: now)
         let settings = configuration.layout
         var markdown: MarkdownOptions?
         if configuration.markdown {
@@ -215,10 +196,7 @@ public final class StreamRenderer {
     /// - Complexity: amortized O(n + c) in the bytes and the current line.
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !ended else { return }
-        // Outputs are collected first: the routing reads the decoder (event numbers).
-        var outputs = takeScratch()
-        decoder.feed(bytes) { outputs.append($0) }
-        handleAll(&outputs)
+        route { $0.feed(bytes, $1) }
         if !live.isPaced { drawFrame() } else if !pendingMessages.isEmpty { dirty = true }
     }
 
@@ -238,7 +216,7 @@ public final class StreamRenderer {
         guard !ended else { return nil }
         let earliest = lastFrame.map { $0 + frameInterval } ?? .zero
         var due: Duration? = dirty ? earliest : nil
-        if let tick = pacer?.nextTick { due = min(due ?? .seconds(Int64.max / 2), max(tick, earliest)) }
+        if let tick = paced.pacer?.nextTick { due = min(due ?? .seconds(Int64.max / 2), max(tick, earliest)) }
         if showsStatus {
             // Animated: from the start (the spinner shows before the first text).
             let next = lastFrame.map { max(earliest, $0 + Self.statusInterval) } ?? .zero
@@ -248,12 +226,12 @@ public final class StreamRenderer {
     }
 
     /// Whether everything that arrived is shown (the pacer has no backlog).
-    public var isRevealComplete: Bool { (pacer?.backlog ?? 0) == 0 }
+    public var isRevealComplete: Bool { paced.isComplete }
 
     /// Units (grapheme clusters and paragraph breaks of the answer as shown) received
     /// and revealed so far by the pacer; nil without one.
     public var revealProgress: (received: Int, revealed: Int)? {
-        pacer.map { ($0.received, $0.revealed) }
+        paced.pacer.map { ($0.received, $0.revealed) }
     }
 
     /// Draws a frame if something changed and the frame clock allows one at `now`
@@ -326,23 +304,12 @@ public final class StreamRenderer {
     /// before it is drawn, the region cleared, the message written (so text that came
     /// after a message is never drawn, nor put in the scrollback, before it).
     private func advanceReveal(at time: Duration) {
-        guard pacer != nil || pendingMessages.contains(where: { $0.text.hasSuffix("\n") }) else { return }
+        guard paced.pacer != nil || pendingMessages.contains(where: { $0.text.hasSuffix("\n") }) else { return }
         live.updateProvisional()
         let document = live.view.document
-        let total = reveal.total(in: document)
-        var units = total
-        if pacer != nil {
-            pacer!.receive(total, at: time)
-            units = pacer!.tick(at: time)
-        }
+        let units = paced.units(at: time, in: document)
         releaseMessagesInPlace(before: units, in: document)
-        guard pacer != nil else {
-            live.revealLimit = nil
-            return
-        }
-        let (position, reached) = reveal.position(after: units, wholeWords: pacer!.settings.revealsWords, in: document)
-        if reached != units { pacer!.setRevealed(reached) }
-        live.revealLimit = pacer!.backlog == 0 && inputEnded ? nil : position
+        live.revealLimit = paced.limit(after: units, in: document, inputEnded: inputEnded)
     }
 
     /// Writes each waiting message that arrived before `units` units of the answer
@@ -351,7 +318,7 @@ public final class StreamRenderer {
     private func releaseMessagesInPlace(before units: Int, in document: StyledDocument) {
         guard live.showsMessagesBetweenFrames else { return }
         while let next = pendingMessages.first, next.after < units, next.text.hasSuffix("\n") {
-            live.revealLimit = reveal.position(after: next.after, wholeWords: false, in: document).0
+            live.revealLimit = paced.tracker.position(after: next.after, wholeWords: false, in: document).0
             live.frame(into: &out)
             live.suspend(into: &out)
             flushOut()
@@ -373,18 +340,18 @@ public final class StreamRenderer {
             let tenths = Int(d / .milliseconds(100))
             return "\(tenths / 10).\(tenths % 10) s"
         }
-        guard let firstText else {
-            return "\(spin) \(thinkingOpen ? "thinking" : "waiting for the answer") · \(seconds(time))"
+        guard let firstText = router.firstText else {
+            return "\(spin) \(router.thinkingOpen ? "thinking" : "waiting for the answer") · \(seconds(time))"
         }
         let streaming = time - firstText
-        let rate = streaming > .milliseconds(200) ? Int((Double(deltaCount) / (streaming / .seconds(1))).rounded()) : nil
-        let stalled = lastText.map { time - $0 > .milliseconds(500) } ?? false
+        let rate = streaming > .milliseconds(200) ? Int((Double(router.deltaCount) / (streaming / .seconds(1))).rounded()) : nil
+        let stalled = router.lastText.map { time - $0 > .milliseconds(500) } ?? false
         return (stalled ? "\(spin) " : "") + seconds(time) + (rate.map { " · \($0) tokens/s" } ?? "")
     }
 
     /// Units revealed (all of them without a pacer).
     private var revealedUnits: Int {
-        guard let pacer else { return .max }
+        guard let pacer = paced.pacer else { return .max }
         return pacer.backlog == 0 ? .max : pacer.revealed
     }
 
@@ -409,8 +376,8 @@ public final class StreamRenderer {
 
     // MARK: - Messages
 
-    private func message(_ text: String, _ kind: RenderMessageKind) {
-        if !live.isPaced && kind == .side && !answerIsEmpty && !rendersBlocks {
+    private func message(_ text: String, _ kind: RenderMessageKind, afterAnswer: Bool = false) {
+        if !live.isPaced && kind == .side && afterAnswer && !rendersBlocks {
             // Plain text output may still hold the end of the line before it: the side
             // text waits for the next text block, or the end, so standard error and
             // output interleave in order. (Markdown's open block was printed when the
@@ -433,7 +400,7 @@ public final class StreamRenderer {
         }
         // Where in the answer it arrived (in units), so that it is shown there.
         live.updateProvisional()
-        let after = reveal.total(in: live.view.document)
+        let after = paced.tracker.total(in: live.view.document)
         pendingMessages.append((text, kind, after, live.view.document.endPosition))
         dirty = true
     }
@@ -473,9 +440,9 @@ public final class StreamRenderer {
     public func endInput() {
         guard !ended, !inputEnded else { return }
         finishDecoder()
-        closeThinking()
+        route { $0.closeThinking($1) }
         finishAnswer()
-        pacer?.end(at: now())
+        paced.pacer?.end(at: now())
         dirty = true
     }
 
@@ -486,27 +453,17 @@ public final class StreamRenderer {
     }
 
     private func finishDecoder(interrupted: Bool = false) {
-        var outputs = takeScratch()
-        if interrupted {
-            decoder.interrupt { outputs.append($0) }
-        } else {
-            decoder.finish { outputs.append($0) }
-        }
-        handleAll(&outputs)
+        route { $0.finishInput(interrupted: interrupted, $1) }
     }
 
-    private var scratch: [ResponseDecoder.Output] = []
-
-    private func takeScratch() -> [ResponseDecoder.Output] {
-        var taken: [ResponseDecoder.Output] = []
-        swap(&taken, &scratch)
-        return taken
-    }
-
-    private func handleAll(_ outputs: inout [ResponseDecoder.Output]) {
-        for item in outputs { handle(item) }
-        outputs.removeAll(keepingCapacity: true)
-        swap(&outputs, &scratch)
+    /// Runs `step` on the router, then performs what it asked, in order.
+    private func route(_ step: (inout ResponseRouter, (ResponseRouter.Action) -> Void) -> Void) {
+        var taken: [ResponseRouter.Action] = []
+        swap(&taken, &actions)
+        step(&router) { taken.append($0) }
+        for action in taken { perform(action) }
+        taken.removeAll(keepingCapacity: true)
+        swap(&taken, &actions)
     }
 
     /// Stops before the input ended (Ctrl-C, cancellation): what arrived is shown and
@@ -519,12 +476,9 @@ public final class StreamRenderer {
         guard !ended else { return outcome() }
         // Bytes the decoder holds (a format not yet detected, text still arriving) are
         // shown too; an event cut short by the interrupt is not worth a warning.
-        interrupting = true
         if !inputEnded { finishDecoder(interrupted: true) }
         return end(interrupted: true)
     }
-
-    private var interrupting = false
 
     /// Reading the input failed: what arrived is shown; the outcome is
     /// ``Outcome/Ending/readFailed(message:)``.
@@ -557,12 +511,12 @@ public final class StreamRenderer {
     private func end(interrupted: Bool) -> Outcome {
         wasInterrupted = interrupted
         if !inputEnded {
-            closeThinking()
+            route { $0.closeThinking($1) }
             finishAnswer()
         }
         // Whatever the pacer still holds is shown now; the status line goes. Messages
         // still waiting go where they arrived.
-        pacer?.revealAll()
+        paced.pacer?.revealAll()
         live.status = nil
         if live.isPaced && !pendingMessages.isEmpty {
             live.updateProvisional()
@@ -605,28 +559,7 @@ public final class StreamRenderer {
     }
 
     private func outcome() -> Outcome {
-        let ending: Outcome.Ending
-        if wasInterrupted {
-            ending = .interrupted
-        } else if let idleTimeout {
-            ending = .timedOut(idle: idleTimeout)
-        } else if let readError {
-            ending = .readFailed(message: readError)
-        } else if let apiError {
-            ending = .apiError(type: apiError.type, message: apiError.message)
-        } else if let firstInvalid {
-            ending = .invalidInput(firstInvalid)
-        } else if decoder.bytesIn == 0 {
-            ending = .empty
-        } else if !decoder.isComplete {
-            ending = .truncated
-        } else {
-            ending = .complete
-        }
-        return Outcome(ending: ending, textDropped: textDropped, format: decoder.format, model: model,
-                       stopReason: decoder.stopReason.map(Self.shownOnOneLine), usage: decoder.usage, timeToFirstToken: firstText, elapsed: now(),
-                       bytesIn: decoder.bytesIn, eventCount: decoder.sseEventCount, deltaCount: deltaCount,
-                       diagnostics: diagnostics)
+        router.outcome(interrupted: wasInterrupted, idleTimeout: idleTimeout, readError: readError, elapsed: now())
     }
 
     /// Lines for a statistics report: the view's frames and bytes, and the history.
@@ -645,7 +578,7 @@ public final class StreamRenderer {
     }
 
     /// Bytes fed so far.
-    public var bytesIn: Int { decoder.bytesIn }
+    public var bytesIn: Int { router.decoder.bytesIn }
 
     /// The clock's time since the renderer was made (what ``tick()`` uses).
     public var currentTime: Duration { now() }
@@ -657,135 +590,31 @@ public final class StreamRenderer {
 
     // MARK: - Routing
 
-    private func handle(_ item: ResponseDecoder.Output) {
-        switch item {
-        case .diagnostic(var d):
-            onSideEvent?(.diagnostic(d))
-            d.message = Self.shownOnOneLine(d.message)  // it may quote the input (an event's type)
-            if diagnostics.count < 100 { diagnostics.append(d) }
-            switch d.kind {
-            case .truncatedEvent:
-                if !interrupting { message("\(d)\n", .warning) }
-            case .eventTooLarge:
-                noteInvalid(d)
-                message("\(d) (raise \(configuration.eventLimitName) to accept it)\n", .error)
-            case .malformedEvent, .unrecognisedInput, .unhandledContent:
-                noteInvalid(d)
-                message("\(d)\n", .error)
+    private func perform(_ action: ResponseRouter.Action) {
+        switch action {
+        case .answer(let text):
+            append(text)
+        case .endBlock:
+            live.endBlock()
+            if !live.isPaced { drawFrame() } else { dirty = true }
+        case .resumeText:
+            if !live.isPaced && !pendingMessages.isEmpty {
+                // Plain text output held side text until the line before it ended.
+                live.frame(into: &out)
+                flushOut()
+                releaseMessages(wholeLinesOnly: false)
             }
+        case .side(let text, let afterAnswer):
+            sideText(text, afterAnswer: afterAnswer)
+        case .message(let text, let kind):
+            message(text, kind)
         case .event(let event):
-            handle(event)
+            onSideEvent?(event)
         }
     }
 
-    private func noteInvalid(_ d: StreamDiagnostic) {
-        if firstInvalid == nil { firstInvalid = d }
-        if d.kind != .unrecognisedInput { textDropped = true }
-    }
-
-    private func handle(_ event: StreamEvent) {
-        switch event {
-        case .messageStart(_, let name, _):
-            if let name { model = Self.shownOnOneLine(name) }
-        case .blockStart(_, let kind):
-            if kind != .text {
-                // The answer's text block ended: markdown shows its open block now, so
-                // the thinking or tool call after it comes after it in every view.
-                if !nonTextSinceText && !answerIsEmpty && rendersBlocks {
-                    live.endBlock()
-                    if !live.isPaced { drawFrame() } else { dirty = true }
-                }
-                nonTextSinceText = true
-            }
-        case .delta(_, let kind, let text):
-            deltaCount += 1
-            switch kind {
-            case .text, .refusal:
-                if firstText == nil && !text.isEmpty { firstText = now() }
-                if !text.isEmpty { lastText = now() }
-                closeThinking()
-                if nonTextSinceText && !text.isEmpty {
-                    // Text after a tool call (or thinking) is a new paragraph, not the
-                    // end of the sentence before it.
-                    nonTextSinceText = false
-                    if !answerIsEmpty && answerLast != 0x0A { append("\n\n") }
-                    else if answerBytes == 2 && answerBeforeLast != 0x0A { append("\n") }
-                    if !live.isPaced && !pendingMessages.isEmpty {
-                        // Plain text output held side text until the line before it ended.
-                        live.frame(into: &out)
-                        flushOut()
-                        releaseMessages(wholeLinesOnly: false)
-                    }
-                }
-                append(text)
-            case .thinking:
-                if !thinkingOpen {
-                    thinkingOpen = true
-                    // In the answer as markdown, blank lines keep the marks blocks of their own.
-                    writeThinking(inMarkdown ? "[thinking]\n\n" : "[thinking]\n")
-                }
-                onSideEvent?(.thinking(text))
-                let clean = thinkingSanitizer.sanitize(text)
-                if let last = clean.utf8.last { thinkingEndsInNewline = last == 0x0A }
-                writeThinking(clean)
-            default:
-                break
-            }
-        case .blockStop(let block):
-            switch block.kind {
-            case .thinking:
-                closeThinking()
-            case .toolUse(let id, let name), .serverToolUse(let id, let name):
-                onSideEvent?(.toolCall(name: name, arguments: block.inputJSON, id: id, isComplete: block.isComplete))
-                let input = Self.clipped(block.inputJSON.isEmpty ? (block.isComplete ? "{}" : "") : block.inputJSON)
-                let call = id.isEmpty ? "" : " (\(Self.shownOnOneLine(id)))"  // Gemini and Ollama calls have no id
-                let label = block.isComplete ? "[tool call]" : "[tool call, cut short]"
-                sideText("\(label) \(Self.shownOnOneLine(name)) \(input)\(call)\n")
-            case .toolResult(let id, let type):
-                onSideEvent?(.toolResult(type: type, id: id, summary: block.text))
-                let summary = Self.clipped(block.text)
-                let call = id.isEmpty ? "" : " (\(Self.shownOnOneLine(id)))"
-                sideText("[tool result] \(Self.shownOnOneLine(type))\(call)\(summary.isEmpty ? "" : ": " + summary)\n")
-            case .redactedThinking:
-                onSideEvent?(.redactedThinking)
-                sideText("[redacted thinking]\n")
-            case .unknown(let type) where type == "compaction":
-                onSideEvent?(.contextCompacted)
-                sideText("[context compacted]\n")
-            default:
-                break
-            }
-        case .error(let type, let text):
-            let clean = (type: Self.shownOnOneLine(type), message: Self.shownOnOneLine(text))
-            if apiError == nil { apiError = clean }
-            // The event that carried the error, whatever else the same read decoded.
-            let recorded = errorsHandled < decoder.errorPlaces.count ? decoder.errorPlaces[errorsHandled] : nil
-            errorsHandled += 1
-            onSideEvent?(.error(type: type, message: text, eventNumber: recorded?.eventNumber, byteOffset: recorded?.byteOffset))
-            let place = recorded.map { "event \($0.eventNumber), byte \($0.byteOffset)" } ?? "an error body"
-            message("the stream reported \(clean.type): \(clean.message) (\(place))\n", .error)
-        default:
-            break
-        }
-    }
-
-    /// Text from the stream shown outside the answer (a model's name, a stop reason, a
-    /// diagnostic quoting an event's type): on one line, its controls made visible, like
-    /// the answer's, so that `--stats` or an error line cannot set a title or write the
-    /// clipboard.
-    ///
-    /// - Complexity: O(n) in the UTF-8 bytes of `text`.
-    static func shownOnOneLine(_ text: String) -> String {
-        var sanitizer = ControlSanitizer()
-        return sanitizer.sanitize(String(text.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) }))
-    }
-
-    /// A tool call's input or a result's summary as one side line: on one line,
-    /// controls visible, cut to 200 characters.
-    static func clipped(_ text: String) -> String {
-        let line = shownOnOneLine(text)
-        return line.count > 200 ? String(line.prefix(199)) + "…" : line
-    }
+    /// See ``ResponseRouter/shownOnOneLine(_:)``.
+    static func shownOnOneLine(_ text: String) -> String { ResponseRouter.shownOnOneLine(text) }
 
     /// A delta longer than this is taken in pieces of at most this many bytes.
     static let maximumPieceBytes = 1 << 16
@@ -814,24 +643,9 @@ public final class StreamRenderer {
     }
 
     private func appendPiece(_ text: String) {
-        let utf8 = text.utf8
-        var end = utf8.endIndex
-        if end != utf8.startIndex {
-            end = utf8.index(before: end)
-            answerBeforeLast = end != utf8.startIndex ? utf8[utf8.index(before: end)] : answerLast
-            answerLast = utf8[end]
-            answerBytes = min(2, answerBytes + utf8.count)
-        }
         live.append(text, style: .plain)
         dirty = true
         if let onCodeBlock, configuration.markdown { for block in codeBlocks.feed(text) { onCodeBlock(block) } }
-    }
-
-    /// Thinking shown in an answer rendered as markdown.
-    private var inMarkdown: Bool { configuration.showThinking && configuration.markdown && configuration.wrapsPlainText }
-
-    private func writeThinking(_ text: String) {
-        if configuration.showThinking { append(text) } else { sideText(text) }
     }
 
     /// Side text (thinking, tool calls) for standard error: above a live view it is
@@ -839,21 +653,10 @@ public final class StreamRenderer {
     /// break it anywhere); elsewhere it is written as it came.
     private var sidePrinter: PlainTextPrinter?
 
-    private func sideText(_ text: String) {
-        guard live.isPaced else { return message(text, .side) }
+    private func sideText(_ text: String, afterAnswer: Bool) {
+        guard live.isPaced else { return message(text, .side, afterAnswer: afterAnswer) }
         if sidePrinter == nil { sidePrinter = PlainTextPrinter(settings: live.view.layout.settings) }
         let wrapped = sidePrinter!.append(text)
         if !wrapped.isEmpty { message(wrapped, .side) }
-    }
-
-    private func closeThinking() {
-        guard thinkingOpen else { return }
-        thinkingOpen = false
-        onSideEvent?(.thinkingEnded)
-        var tail = ""
-        thinkingSanitizer.finish(into: &tail)
-        let end = inMarkdown ? "\n[/thinking]\n\n" : "[/thinking]\n"
-        writeThinking(tail + (thinkingEndsInNewline || tail.hasSuffix("\n") ? "" : "\n") + end)
-        thinkingEndsInNewline = true
     }
 }
