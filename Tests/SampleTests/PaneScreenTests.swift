@@ -1,9 +1,11 @@
 import StreamRender
 import Testing
+import TestSupport
 @testable import sample_panes
 
-/// sample-panes' composition, without a terminal (PaneViewTests check the panes'
-/// drawing against the model terminal).
+/// sample-panes' composition, without a terminal: three models drawn by pane
+/// presenters into one frame, with status rows from their typed side events
+/// (AnswerModelTests check the presenter against the model terminal).
 @Suite struct PaneScreenTests {
     static func text(_ frame: Frame, row: Int, columns: Range<Int>) -> String {
         columns.filter { !frame[row, $0].isContinuation }.map { frame[row, $0].text }.joined()
@@ -13,61 +15,73 @@ import Testing
         String(s.reversed().drop { $0 == " " }.reversed())
     }
 
-    @Test func thePanesSplitTheWidthAroundARule() {
-        #expect(PaneScreen.rectangles(count: 2, width: 81, height: 24).map { [$0.left, $0.width, $0.height] }
-                == [[0, 40, 23], [41, 40, 23]])
-        #expect(PaneScreen.rectangles(count: 2, width: 80, height: 24).map { [$0.left, $0.width, $0.height] }
-                == [[0, 39, 23], [40, 40, 23]])
+    /// The oracle: stream-render's plain output of `bytes` at `width`, its last `height` lines.
+    static func plainTail(_ bytes: [UInt8], width: Int, height: Int) -> [String] {
+        let sink = BufferSink()
+        let renderer = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: width)), sink: sink)
+        renderer.feed(bytes)
+        renderer.finish()
+        let lines = String(decoding: sink.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .dropLast().map { trimmed(String($0)) }
+        return lines.suffix(height) + Array(repeating: "", count: max(0, height - lines.count))
     }
 
-    @Test func twoStreamsRunSideBySideToTheirEnds() {
-        let left = Array("# Left\n\nSome text in 日本語 and 👍🏽.\n".utf8)
-        let right = Fixtures.bytes("sse/coding-answer.anthropic.sse")
-        var screen = PaneScreen(streams: [("left.md", left), ("right.sse", right)], width: 61, height: 12,
-                                theme: .monochrome, bytesPerFrame: 50)
-        var frames = 0
-        while !screen.isDone && frames < 10_000 {
-            screen.advance()
+    @Test func threeBuiltInStreamsRunPacedToTheirEndsWithTheirSideEventsShown() {
+        let streams = BuiltInStreams.all
+        let screen = PaneScreen(streams: streams, width: 80, height: 24, theme: .monochrome, bytesPerFrame: 60)
+        var seen: [Set<String>] = Array(repeating: [], count: 3)
+        var frames = 0, heldBack = 0
+        while !screen.isDone && frames < 5_000 {
+            screen.advance(now: .milliseconds(33) * frames)
+            if screen.streams.contains(where: { $0.model.revealLimit != nil }) { heldBack += 1 }
             screen.compose()
             screen.frame._invariantCheck()
+            for k in 0..<3 { seen[k].insert(Self.trimmed(Self.text(screen.frame, row: 22, columns: (k * 27)..<(k * 27 + 26)))) }
+            // The rules between the panes stay whatever they draw.
+            #expect((0..<23).allSatisfy { screen.frame[$0, 26].text == "│" && screen.frame[$0, 53].text == "│" })
             frames += 1
-            // The rule between the panes stays whatever they draw.
-            #expect((0..<11).allSatisfy { screen.frame[$0, 30].text == "│" })
         }
         #expect(screen.isDone && !screen.hasFailure)
-        #expect(screen.streams.map(\.fed) == [left.count, right.count])
-        // The left stream ended in its first frame, the right one after all of its bytes.
-        #expect(screen.streams.map(\.frames) == [1, (right.count + 49) / 50])
-        let leftRows = (0..<11).map { Self.trimmed(Self.text(screen.frame, row: $0, columns: 0..<30)) }
-        #expect(Array(leftRows.prefix(3)) == ["Left", "", "Some text in 日本語 and 👍🏽."])
-        let status = Self.text(screen.frame, row: 11, columns: 0..<61)
-        #expect(status.hasPrefix(" left.md \(left.count) B · 1 frame · done │ right.sse \(right.count) B"), "\(status)")
-        #expect(status.count == 61)  // the bar spans the row, cut to fit
+        // Paced: frames showed less than had arrived.
+        #expect(heldBack > 10, "\(heldBack) of \(frames) frames")
+        // Each stream's thinking, then its tool call (name and arguments, cut to the pane), shown as they came.
+        #expect(seen.allSatisfy { $0.contains("thinking…") })
+        #expect(seen[2].contains(#"⚙ get_weather {"city": "Li"#), "\(seen[2])")
+        #expect(seen[0].contains { $0.hasPrefix("⚙ search_docs") })
+        for k in 0..<3 {
+            let rows = (0..<22).map { Self.trimmed(Self.text(screen.frame, row: $0, columns: (k * 27)..<(k * 27 + 26))) }
+            #expect(rows == Self.plainTail(streams[k].bytes, width: 26, height: 22), "pane \(k)")
+            #expect(Self.text(screen.frame, row: 22, columns: (k * 27)..<(k * 27 + 26)).hasPrefix("done · "))
+        }
+        let bar = Self.text(screen.frame, row: 23, columns: 0..<80)
+        #expect(bar.hasPrefix(" built-in code \(streams[0].bytes.count) B ✓ │ built-in languages"), "\(bar)")
     }
 
     @Test func aStreamThatReportsAnErrorFails() {
-        var screen = PaneScreen(streams: [("music", Fixtures.bytes("sse/music.overloaded.sse")), ("text", Array("hi".utf8))],
+        let screen = PaneScreen(streams: [("music", Fixtures.bytes("sse/music.overloaded.sse")), ("text", Array("hi".utf8))],
                                 width: 80, height: 10, bytesPerFrame: 4096)
-        while !screen.isDone {
-            screen.advance()
+        var frames = 0
+        while !screen.isDone && frames < 1_000 {
+            screen.advance(now: .milliseconds(33) * frames)
             screen.compose()
+            frames += 1
         }
-        #expect(screen.streams.map(\.state) == [.failed("overloaded_error"), .done])
         #expect(screen.hasFailure)
-        #expect(Self.text(screen.frame, row: 9, columns: 0..<80).contains("failed: overloaded_error"))
+        #expect(screen.streams.map { $0.model.outcome?.isComplete } == [false, true])
+        #expect(Self.text(screen.frame, row: 8, columns: 0..<39).hasPrefix("the stream reported overloaded_error"))
     }
 
     @Test func resizeRedrawsThePanesAtTheirNewWidths() {
-        var screen = PaneScreen(streams: [("a", Array("alpha beta gamma delta\n".utf8)), ("b", Array("one two\n".utf8))],
+        let screen = PaneScreen(streams: [("a", Array("alpha beta gamma delta\n".utf8)), ("b", Array("one two\n".utf8))],
                                 width: 41, height: 5, bytesPerFrame: 100)
-        screen.advance()
+        for k in 0..<200 { screen.advance(now: .milliseconds(33) * k) }
         screen.compose()
         #expect(Self.trimmed(Self.text(screen.frame, row: 0, columns: 0..<20)) == "alpha beta gamma")
-        screen.resize(width: 21, height: 6)
+        screen.resize(width: 21, height: 7)
         screen.compose()
-        #expect(screen.frame.width == 21 && screen.frame.height == 6)
-        #expect(screen.panes.map(\.left) == [0, 11] && screen.panes.map(\.width) == [10, 10])
+        #expect(screen.frame.width == 21 && screen.frame.height == 7)
         #expect((0..<3).map { Self.trimmed(Self.text(screen.frame, row: $0, columns: 0..<10)) } == ["alpha beta", "gamma", "delta"])
-        #expect(screen.frame[0, 10].text == "│" && screen.frame[4, 10].text == "│")
+        #expect(screen.frame[0, 10].text == "│" && screen.frame[5, 10].text == "│")
+        #expect(Self.trimmed(Self.text(screen.frame, row: 0, columns: 11..<21)) == "one two")
     }
 }

@@ -118,15 +118,19 @@ import Testing
         let left = String(decoding: ANSIEncoder.leaveAlternateScreen, as: UTF8.self)
         #expect(r.stdout.contains(left))              // ...left before the summary
         let summary = r.stdout.components(separatedBy: left).last ?? ""
-        #expect(summary.split(separator: "\n").count == 2)
+        #expect(summary.split(separator: "\n").count == 3)
         #expect(summary.contains("built-in code: stopped") && summary.contains("12 frames"), "\(summary)")
         // Fast enough to finish: a complete stream and a failed one.
-        let files = try Self.run("sample-panes", ["--rate", "1000000", "--frames", "100",
+        let files = try Self.run("sample-panes", ["--rate", "1000000", "--frames", "400",
                                                   Fixtures.path("sse/coding-answer.openai.sse"),
                                                   Fixtures.path("sse/music.overloaded.sse")])
         #expect(files.status == 1, "\(files.stderr)")
         #expect(files.stdout.contains("coding-answer.openai.sse: done") &&
-                files.stdout.contains("music.overloaded.sse: failed: overloaded_error"), "\(files.stdout.suffix(300))")
+                files.stdout.contains("music.overloaded.sse: failed: the stream reported overloaded_error"), "\(files.stdout.suffix(300))")
+        // Without a limit into a pipe: every stream to its end, paced, then the program ends by itself.
+        let whole = try Self.run("sample-panes", ["--rate", "20000"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stdout.components(separatedBy: "\n").filter { $0.contains(": done, ") }.count == 3, "\(whole.stdout.suffix(300))")
         let bad = try Self.run("sample-panes", ["--frames", "0"])
         #expect(bad.status == 2, "\(bad.stderr)")
     }

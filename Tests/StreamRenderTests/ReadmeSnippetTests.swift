@@ -34,6 +34,19 @@ import StreamRender
         // README snippet 3 end
     }
 
+    // README snippet 4 begin
+    static func paneSnippet() -> (AnswerModel, PanePresenter, Frame, StyleTable) {
+        let model = AnswerModel()                        // SSE or text, detected; paced
+        model.onSideEvent = { event in /* .thinking, .toolCall(name:arguments:id:isComplete:), .error... */ }
+        var presenter = PanePresenter()
+        var frame = Frame(width: 80, height: 24), styles = StyleTable()
+        model.feed(Array("Hello, **world**.".utf8))      // as bytes arrive
+        model.tick(now: model.currentTime)               // each frame: the pacer reveals what is due
+        presenter.render(model, into: &frame, area: Rect(top: 0, left: 0, width: 40, height: 23), styles: &styles)
+        // README snippet 4 end
+        return (model, presenter, frame, styles)
+    }
+
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -50,7 +63,7 @@ import StreamRender
 
     @Test func theHighlighterSnippetIsTheCompiledOneAndPrintsWhatItSays() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(3).first?.components(separatedBy: "```").first)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(4).first?.components(separatedBy: "```").first)
         let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let body = source.components(separatedBy: "// README snippet 2 begin\n")[1].components(separatedBy: "// README snippet 2 end")[0]
@@ -69,6 +82,25 @@ import StreamRender
         let body = source.components(separatedBy: "// README snippet 3 begin\n")[1].components(separatedBy: "// README snippet 3 end")[0]
         let compiled = body.split(separator: "\n").dropFirst(2).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(documented == compiled)
+    }
+
+    @Test func thePaneSnippetIsTheCompiledOneAndDrawsTheAnswer() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(3).first?.components(separatedBy: "```").first)
+        let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let body = source.components(separatedBy: "// README snippet 4 begin\n")[1].components(separatedBy: "// README snippet 4 end")[0]
+        let compiled = body.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(documented == compiled)
+        var (model, presenter, frame, styles) = Self.paneSnippet()
+        model.finish()
+        var now = model.currentTime
+        while !model.isDone && now < .seconds(10) {
+            model.tick(now: now)
+            now += .milliseconds(16)
+        }
+        presenter.render(model, into: &frame, area: Rect(top: 0, left: 0, width: 40, height: 23), styles: &styles)
+        #expect(frame.text(row: 0).hasPrefix("Hello, world."), "\(frame.text(row: 0))")
     }
 
     @Test func theSnippetShowsTheWholeAnswer() {

@@ -40,6 +40,24 @@ public struct Frame: Hashable, Sendable {
         return column + width
     }
 
+    /// Writes `text` (a status line, a label: sanitised by the caller) into `width`
+    /// columns of `row` from `column`, cut by `splitter` where the next cluster does not
+    /// fit, the rest of the columns blank, all in `style`. Columns past the frame's
+    /// right edge are dropped (a negative `column` starts at 0).
+    ///
+    /// - Complexity: O(n + width) in the bytes of `text`.
+    public mutating func write(_ text: String, row: Int, column: Int, width: Int, style: StyleID = .plain,
+                               splitter: CellSplitter) {
+        guard row >= 0 && row < height else { return }
+        let end = min(column + width, self.width)
+        var x = max(0, column)
+        for cell in splitter.cells(of: text) {
+            guard x + cell.width <= end else { break }
+            x = put(cell.text, width: cell.width, style: style, row: row, column: x)
+        }
+        while x < end { x = put(" ", width: 1, style: style, row: row, column: x) }
+    }
+
     /// Writes `cell` keeping the pairs whole: the other half of a wide cluster it
     /// overwrites becomes a blank.
     private mutating func set(_ cell: Cell, _ row: Int, _ column: Int) {

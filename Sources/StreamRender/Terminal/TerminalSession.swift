@@ -291,6 +291,24 @@ public enum SignalWatcher: Sendable {
         return result
     }
 
+    /// Waits until a watched signal arrives, `input` is readable, or `deadline` passes
+    /// (nil: no deadline), for a host's own frame loop. Returns the signals taken
+    /// (``takeSignals()``) and whether `input` is readable. Call ``start()`` first.
+    ///
+    /// - Complexity: O(s) in the signals pending, plus the wait.
+    public static func wait(input: Int32? = nil, until deadline: ContinuousClock.Instant?) -> (signals: [Int32], input: Bool) {
+        var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)]
+        if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        var timeout: Int32 = -1
+        if let deadline {
+            let left = ContinuousClock.now.duration(to: deadline)
+            timeout = left <= .zero ? 0 : Int32(min(left / .milliseconds(1), 86_400_000)) + 1
+        }
+        _ = poll(&fds, nfds_t(fds.count), timeout)
+        let taken = fds[0].revents & Int16(POLLIN) != 0 ? takeSignals() : []
+        return (taken, fds.count > 1 && fds[1].revents != 0)
+    }
+
     /// Whether a SIGINT, SIGTERM or SIGHUP arrived (the program is ending).
     static var stopRequested: Bool { pendingStops != 0 }
 
