@@ -26,7 +26,7 @@
 ///
 /// Every decision depends on the text alone, never on how it was cut into pieces,
 /// so the lines are the same for every chunking; they equal ``MarkdownRenderer``'s
-/// rendering of the whole text, except where noted in docs/design-log.md (late link
+/// rendering of the whole text, except where noted in docs/decisions/0008-markdown.md (late link
 /// reference definitions, a setext underline after a paragraph split, regions cut
 /// at the size limit).
 ///
@@ -254,7 +254,7 @@ public struct MarkdownStream {
     /// of a line split once is no header row: its `|` do not count). Each
     /// decision waits for ``splitLookahead`` bytes after the point (or the line's
     /// end), so it depends on the text alone, not on its chunking.
-    /// Deviations from a one-shot render (see docs/design-log.md): a table header row
+    /// Deviations from a one-shot render (see docs/decisions/0008-markdown.md): a table header row
     /// longer than ``pipedLineBytes`` or whose first `|` comes after a split, the rest
     /// of a split line followed by a delimiter row (a table here, text in one shot),
     /// a setext underline after a split line, and an e-mail autolink whose local part

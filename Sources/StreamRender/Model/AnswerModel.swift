@@ -1,7 +1,7 @@
 /// One streamed answer as data, for a host that owns its screen: response bytes in;
 /// the answer laid out (``answer``), how much of it the pacer reveals
 /// (``revealLimit``), typed side events (``onSideEvent``: thinking, tool calls,
-/// errors), finished code blocks and the ``StreamRenderer/Outcome`` out. It writes
+/// errors), finished code blocks and the ``ResponseOutcome`` out. It writes
 /// nothing anywhere: a presenter draws it (``PanePresenter`` into any rectangle of a
 /// ``Frame``), as often as the host likes.
 ///
@@ -63,7 +63,7 @@ public final class AnswerModel {
     /// Called with each top-level fenced code block once it is finished (markdown only).
     public var onCodeBlock: ((CodeBlock) -> Void)?
     /// The outcome, once ``finish()`` or ``interrupt()`` ended the stream.
-    public private(set) var outcome: StreamRenderer.Outcome?
+    public private(set) var outcome: ResponseOutcome?
 
     private var router: ResponseRouter
     private var paced: PacedReveal
@@ -120,18 +120,18 @@ public final class AnswerModel {
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
     @discardableResult
-    public func finish() -> StreamRenderer.Outcome {
+    public func finish() -> ResponseOutcome {
         end(interrupted: false)
         paced.pacer?.end(at: now())
         return outcome!
     }
 
     /// Stops before the input ended: what arrived is final and shown at once; the
-    /// outcome is ``StreamRenderer/Outcome/Ending/interrupted``.
+    /// outcome is ``ResponseOutcome/Ending/interrupted``.
     ///
     /// - Complexity: as ``finish()``.
     @discardableResult
-    public func interrupt() -> StreamRenderer.Outcome {
+    public func interrupt() -> ResponseOutcome {
         end(interrupted: true)
         paced.pacer?.revealAll()
         revealLimit = nil

@@ -1,6 +1,6 @@
 /// Decoding and routing of one response: bytes in; the answer's text, the ends of its
 /// text blocks, typed side events and the lines that describe them out; and what an
-/// ``StreamRenderer/Outcome`` reports. ``StreamRenderer`` and ``AnswerModel`` both
+/// ``ResponseOutcome`` reports. ``StreamRenderer`` and ``AnswerModel`` both
 /// route through it, so there is one copy of the routing rules (text after a tool
 /// call starts a paragraph, thinking is marked, errors are placed).
 ///
@@ -20,8 +20,8 @@ struct ResponseRouter {
         /// Side text for the message channel (thinking, tool call and result lines);
         /// `afterAnswer`: some answer text came before it.
         case side(String, afterAnswer: Bool)
-        /// A warning or error line.
-        case message(String, RenderMessageKind)
+        /// A warning or an error line.
+        case message(String, isError: Bool)
         /// The same things, typed.
         case event(SideEvent)
     }
@@ -109,8 +109,8 @@ struct ResponseRouter {
 
     /// The outcome so far. The arguments are endings only the caller knows of, in
     /// order of precedence.
-    func outcome(interrupted: Bool, idleTimeout: Duration?, readError: String?, elapsed: Duration) -> StreamRenderer.Outcome {
-        let ending: StreamRenderer.Outcome.Ending
+    func outcome(interrupted: Bool, idleTimeout: Duration?, readError: String?, elapsed: Duration) -> ResponseOutcome {
+        let ending: ResponseOutcome.Ending
         if interrupted {
             ending = .interrupted
         } else if let idleTimeout {
@@ -128,7 +128,7 @@ struct ResponseRouter {
         } else {
             ending = .complete
         }
-        return StreamRenderer.Outcome(
+        return ResponseOutcome(
             ending: ending, textDropped: textDropped, format: decoder.format, model: model,
             stopReason: decoder.stopReason.map(Self.shownOnOneLine), usage: decoder.usage, timeToFirstToken: firstText,
             elapsed: elapsed, bytesIn: decoder.bytesIn, eventCount: decoder.sseEventCount, deltaCount: deltaCount,
@@ -145,13 +145,13 @@ struct ResponseRouter {
             if diagnostics.count < 100 { diagnostics.append(d) }
             switch d.kind {
             case .truncatedEvent:
-                if !interrupting { act(.message("\(d)\n", .warning)) }
+                if !interrupting { act(.message("\(d)\n", isError: false)) }
             case .eventTooLarge:
                 noteInvalid(d)
-                act(.message("\(d) (raise \(settings.eventLimitName) to accept it)\n", .error))
+                act(.message("\(d) (raise \(settings.eventLimitName) to accept it)\n", isError: true))
             case .malformedEvent, .unrecognisedInput, .unhandledContent:
                 noteInvalid(d)
-                act(.message("\(d)\n", .error))
+                act(.message("\(d)\n", isError: true))
             }
         case .event(let event):
             route(event, act)
@@ -235,7 +235,7 @@ struct ResponseRouter {
             errorsHandled += 1
             act(.event(.error(type: type, message: text, eventNumber: recorded?.eventNumber, byteOffset: recorded?.byteOffset)))
             let place = recorded.map { "event \($0.eventNumber), byte \($0.byteOffset)" } ?? "an error body"
-            act(.message("the stream reported \(clean.type): \(clean.message) (\(place))\n", .error))
+            act(.message("the stream reported \(clean.type): \(clean.message) (\(place))\n", isError: true))
         default:
             break
         }

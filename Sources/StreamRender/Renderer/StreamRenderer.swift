@@ -97,6 +97,9 @@ public final class StreamRenderer {
         }
     }
 
+    /// How a stream ended (the name the renderer's API has always used).
+    public typealias Outcome = ResponseOutcome
+
     public let configuration: Configuration
     public let sink: any RenderSink
     /// Decoding and routing (shared with ``AnswerModel``).
@@ -606,8 +609,8 @@ public final class StreamRenderer {
             }
         case .side(let text, let afterAnswer):
             sideText(text, afterAnswer: afterAnswer)
-        case .message(let text, let kind):
-            message(text, kind)
+        case .message(let text, let isError):
+            message(text, isError ? .error : .warning)
         case .event(let event):
             onSideEvent?(event)
         }

@@ -43,7 +43,7 @@ func firstDifference(_ a: [StyledLine], _ b: [StyledLine]) -> String? {
 
 @Suite struct MarkdownStreamTests {
     /// Examples where streaming differs from a one-shot render by design (see
-    /// docs/design-log.md): a link reference definition after its use, inside a block
+    /// docs/decisions/0008-markdown.md): a link reference definition after its use, inside a block
     /// quote, is not applied to the text before it.
     static let knownDeviations: Set<Int> = [187]
 
