@@ -32,10 +32,6 @@ while case let count = read(input, &buffer, buffer.count), count > 0 {
     renderer.feed(buffer[..<count])  // SSE or text, cut anywhere
     renderer.tick()                  // draws a frame if one is due
 }
-renderer.endInput()                  // the pacer reveals what is left (within 200 ms)...
-while let due = renderer.nextFrameTime {
-    usleep(UInt32(max(0, (due - renderer.currentTime) / .microseconds(1))))
-    renderer.tick()
-}
-let outcome = renderer.finish()      // ...the view ends, and a failed stream is reported on stderr
+let outcome = renderer.finish()      // the pacer reveals what is left (within 200 ms), the view ends,
+                                     // and a failed stream is reported on stderr
 exit(outcome.isComplete ? 0 : 1)

@@ -125,3 +125,24 @@ import Testing
         #expect(Self.declarations(code).map(\.name) == ["Local"])
     }
 }
+
+/// The DocC landing page lists the public API by topic: every public top-level type.
+@Suite struct DocumentationTests {
+    @Test func theLandingPageListsEveryPublicType() throws {
+        let page = try String(contentsOf: LayerTests.sources.appendingPathComponent("StreamRender.docc/StreamRender.md"),
+                              encoding: .utf8)
+        var types: [String] = []
+        for file in try LayerTests.files() {
+            for line in LayerTests.code(file.text).split(separator: "\n") where line.hasPrefix("public ") {
+                let words = LayerTests.identifiers(String(line))
+                if let k = words.firstIndex(where: { ["struct", "class", "enum", "protocol", "actor", "typealias"].contains($0) }),
+                   k + 1 < words.count, !["func", "var", "let"].contains(words[k + 1]) {
+                    types.append(String(words[k + 1]))
+                }
+            }
+        }
+        #expect(types.count > 50 && types.contains("AnswerModel"))
+        let missing = types.filter { !page.contains("``\($0)``") }
+        #expect(missing.isEmpty, "not on the landing page: \(missing)")
+    }
+}

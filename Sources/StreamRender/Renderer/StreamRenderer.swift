@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The whole pipeline behind one object: response bytes (SSE or text, detected) in,
 /// terminal bytes out to a ``RenderSink``.
 ///
@@ -109,6 +115,8 @@ public final class StreamRenderer {
     private var out: [UInt8] = []
     private let now: () -> Duration
     let sleep: @Sendable (Duration) async throws -> Void
+    /// On the real clocks, ``finish()`` waits out the pacer's drain (nil: a test clock).
+    private let blockingSleep: ((Duration) -> Void)?
     private let frameInterval: Duration
     private var height: Int
 
@@ -152,6 +160,17 @@ public final class StreamRenderer {
         let now: () -> Duration = { start.duration(to: clock.now) }
         self.now = now
         sleep = { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) }
+        if C.self == ContinuousClock.self || C.self == SuspendingClock.self {
+            blockingSleep = { duration in
+                guard duration > .zero else { return }
+                let (seconds, attoseconds) = duration.components
+                var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+                var left = timespec()
+                while nanosleep(&request, &left) != 0 && errno == EINTR { request = left }
+            }
+        } else {
+            blockingSleep = nil
+        }
         frameInterval = .seconds(1) / max(1, configuration.framesPerSecond)
         height = max(1, configuration.height)
         paced = PacedReveal(settings: configuration.output == .plain ? nil : configuration.pacing,
@@ -422,15 +441,29 @@ public final class StreamRenderer {
 
     // MARK: - The end
 
-    /// Ends the input and the view: everything held back is written, the terminal
-    /// left with the cursor on a fresh line, and waiting messages written.
+    /// Ends the stream: the input ends, the pacer reveals what it still holds (on the
+    /// real clocks, frames drawn over at most its drain time, 200 ms by default; on
+    /// another clock, at once), then the view ends: everything held back is written,
+    /// the terminal left with the cursor on a fresh line, waiting messages written.
+    /// The one way to end a stream besides ``interrupt()``; a host with a frame loop of
+    /// its own may call ``endInput()`` and tick until ``nextFrameTime`` is nil first
+    /// (so signals are handled during the drain), then ``finish()`` has nothing to wait for.
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail, plus the
-    ///   last frame (fullscreen: O(n) to write the answer into the normal screen).
+    ///   drain's frames and the last frame (fullscreen: O(n) to write the answer into
+    ///   the normal screen).
     @discardableResult
     public func finish() -> Outcome {
         guard !ended else { return outcome() }
-        if !inputEnded { finishDecoder() }
+        endInput()
+        if let blockingSleep, live.isPaced, let drain = paced.pacer?.settings.drainTime {
+            // Bounded whatever the frame clock says: the drain time and a second more.
+            let limit = now() + drain + .seconds(1)
+            while let due = nextFrameTime, now() < limit {
+                blockingSleep(min(due, limit) - now())
+                tick()
+            }
+        }
         return end(interrupted: false)
     }
 
