@@ -5,14 +5,14 @@ import Testing
 /// Every kind of bad input, run through the built binary as a user's script would:
 /// the documented exit code, exactly one clear line on standard error, and every
 /// text byte that arrived before the fault on standard output.
-@Suite struct BadInputCommandLineTests {
+@Suite struct BadInputCommandLineTests: EndToEnd {
     typealias CLI = CommandLineTests
 
-    static func errorLines(_ r: CLI.Run) -> [String] {
+    static func errorLines(_ r: Run) -> [String] {
         r.stderr.split(separator: "\n").map(String.init)
     }
 
-    static func stdout(_ r: CLI.Run) -> String { String(decoding: r.stdout, as: UTF8.self) }
+    static func stdout(_ r: Run) -> String { String(decoding: r.stdout, as: UTF8.self) }
 
     /// A Messages stream of `pieces`, with `replace` applied to its bytes.
     static func stream(_ pieces: [String], stop: Bool = true) -> String {

@@ -1,68 +1,9 @@
 import Foundation
 import StreamRender
-@_exported import TestSupport
 import Testing
 
 /// Runs the built `stream-render` on the fixtures, as a user's script would.
-@Suite struct CommandLineTests {
-    static let resources = Fixtures.resources
-
-    /// How many times a memory bound is raised for a sanitised binary: a
-    /// sanitizer's shadow memory and allocator add to the resident size what the
-    /// program did not allocate. `Scripts/sanitizers/run` sets STREAMRENDER_SANITIZER.
-    static var memoryFactor: Int {
-        switch ProcessInfo.processInfo.environment["STREAMRENDER_SANITIZER"] {
-        case "thread": 8
-        case "address": 4
-        default: 1
-        }
-    }
-
-    static var binary: URL {
-        // The test bundle sits in the build folder next to the products.
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
-        let candidates = [dir, dir.deletingLastPathComponent()]
-        for candidate in candidates {
-            let url = candidate.appendingPathComponent("stream-render")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return dir.appendingPathComponent("stream-render")
-    }
-
-    struct Run {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        // A COLUMNS or STREAM_RENDER_OPTS exported by the developer's shell would change
-        // the defaults under test: only a test's own environment sets them.
-        var inherited = ProcessInfo.processInfo.environment
-        inherited["COLUMNS"] = nil
-        inherited["STREAM_RENDER_OPTS"] = nil
-        process.environment = inherited.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
-    }
-
-    static func fixture(_ path: String) -> String { Fixtures.path(path) }
-    static func data(_ path: String) -> Data { Data(Fixtures.data(path)) }
-
+@Suite struct CommandLineTests: EndToEnd {
     /// Markdown styles come from the theme; NO_COLOR gets the monochrome one (bold,
     /// italic, underline, dim, no colour).
     @Test func themesAndNoColor() throws {
@@ -255,7 +196,7 @@ import Testing
 }
 
 /// The live view's flags, run as a script would (into a pipe).
-@Suite struct LiveViewFlagTests {
+@Suite struct LiveViewFlagTests: EndToEnd {
     @Test func outputAnsiIntoAPipeWritesTheLiveViewsBytes() throws {
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
         // Markdown off: a markdown block's live rows are redrawn in place until it is

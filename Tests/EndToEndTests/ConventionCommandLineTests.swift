@@ -3,10 +3,10 @@ import Testing
 
 /// The command-line conventions users expect: COLUMNS, short flags, --no-color,
 /// STREAM_RENDER_OPTS, completions, --idle-timeout, --stats, --save-code, grouped help.
-@Suite struct ConventionCommandLineTests {
+@Suite struct ConventionCommandLineTests: EndToEnd {
     static let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
 
-    static func text(_ r: CommandLineTests.Run) -> String { String(decoding: r.stdout, as: UTF8.self) }
+    static func text(_ r: Run) -> String { String(decoding: r.stdout, as: UTF8.self) }
 
     static func widest(_ text: String) -> Int {
         text.components(separatedBy: "\n").map { (line: String) -> Int in line.count }.max() ?? 0

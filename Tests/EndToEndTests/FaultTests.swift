@@ -4,7 +4,7 @@ import Testing
 /// Faults around the process: a blocked reader, a resize storm, Ctrl-C mid-frame, a
 /// reader that goes away, an input closed early. Nothing that arrived is lost, the
 /// terminal is restored, memory stays bounded.
-@Suite(.serialized) struct FaultTests {
+@Suite(.serialized) struct FaultTests: EndToEnd {
     static let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
 
     /// Letters of a text without escape sequences, white space or drawing characters.

@@ -3,7 +3,7 @@ import StreamRender
 import Testing
 
 /// The built `stream-render` on Gemini, Ollama and plain-text SSE input.
-@Suite struct FormatCommandLineTests {
+@Suite struct FormatCommandLineTests: EndToEnd {
     typealias CLI = CommandLineTests
 
     static let fixtures: [(file: String, answer: String, format: String)] = [

@@ -3,7 +3,7 @@ import StreamRender
 import Testing
 
 /// `stream-render tokens` and highlighted fences, run as a user would.
-@Suite struct HighlightCommandLineTests {
+@Suite struct HighlightCommandLineTests: EndToEnd {
     typealias CLI = CommandLineTests
 
     @Test func tokensPrintsStartEndKindForAFileAndForStandardInput() throws {

@@ -30,7 +30,7 @@ import Darwin
 /// markdown region, the 16 MiB event limit), and the 100 MB event that must be dropped
 /// is always 100 MB. `STREAMRENDER_HOSTILE_FULL=1` (or a release build) runs the sizes
 /// of the issue.
-@Suite struct HostileInputTests {
+@Suite struct HostileInputTests: EndToEnd {
     static let full: Bool = {
         #if DEBUG
         return ProcessInfo.processInfo.environment["STREAMRENDER_HOSTILE_FULL"] != nil

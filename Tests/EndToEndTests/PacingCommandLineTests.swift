@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The typewriter pacer as a process: the live view's bytes into a pipe, timed.
-@Suite(.serialized) struct PacingCommandLineTests {
+@Suite(.serialized) struct PacingCommandLineTests: EndToEnd {
     /// A running `stream-render` whose output is read as it comes, with times.
     final class TimedRun: @unchecked Sendable {
         let process = Process()

@@ -4,7 +4,7 @@ import Glibc
 import Testing
 
 /// Signals when the output is a pipe.
-@Suite struct PipeSignalTests {
+@Suite struct PipeSignalTests: EndToEnd {
     /// SIGHUP into a pipe: what arrived is written (the held-back end of the line too)
     /// and the exit status is 129.
     @Test func sigHupMidStreamWritesWhatArrivedAndExits129() async throws {

@@ -202,7 +202,7 @@ final class PseudoTerminal: @unchecked Sendable {
 
 /// The command on a terminal the test plays: the probe, signals and the modes.
 @Suite(.serialized)
-struct PseudoTerminalTests {
+struct PseudoTerminalTests: EndToEnd {
     static let binary = CommandLineTests.binary.path
     static let query = Array("\u{1B}[?2026$p".utf8)
     static let reply = Array("\u{1B}[?2026;2$y\u{1B}[?2027;0$y\u{1B}[?62;22c".utf8)

@@ -8,7 +8,7 @@ import Testing
 /// tool calls included, nothing twice (tmux 3.3 shows no OSC 8 links, so URLs must be
 /// there as text); only where lines wrap may differ.
 @Suite(.serialized, .enabled(if: tmuxIsAvailable))
-struct RealWorldTmuxTests {
+struct RealWorldTmuxTests: EndToEnd {
     static let width = 100
 
     /// Every recording, listed in MANIFEST.tsv.

@@ -4,7 +4,7 @@ import Testing
 /// Long streams through the whole pipeline with a bounded history: memory stays under
 /// a ceiling and flat after warm-up. CI runs a short soak (`STREAMRENDER_SOAK_MB`, 6 MB
 /// of SSE by default); `Scripts/soak/run` runs the 1 GB one and records its figures.
-@Suite(.serialized) struct SoakTests {
+@Suite(.serialized) struct SoakTests: EndToEnd {
     /// An endless Anthropic stream: markdown prose, lists, code fences, a table, CJK and
     /// emoji, in deltas of 1-12 bytes. Deterministic from `seed`.
     struct StreamGenerator {

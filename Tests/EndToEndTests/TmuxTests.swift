@@ -7,76 +7,8 @@ import Testing
 /// wrapped text. Every test runs the default flags, as users do: tmux does not
 /// report mode 2027, so the default width policy (auto) measures like it, per code
 /// point (wcwidth).
-/// Whether tmux can be run here; in CI (.ci/run installs it) the tests always run.
-let tmuxIsAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
-    || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
-    || ProcessInfo.processInfo.environment["CI"] != nil
-
 @Suite(.serialized, .enabled(if: tmuxIsAvailable))
-struct TmuxTests {
-    /// Runs `command` in a detached tmux pane of `width` x `height`; returns the pane's
-    /// scrollback and screen once the command is done, trailing blank rows removed.
-    /// One shell script drives tmux from start to capture.
-    static func capture(_ command: String, width: Int, height: Int, escapes: Bool = false,
-                        during: (String) -> String = { _ in "" },
-                        after: (String) -> String = { _ in "" }) async throws -> [String] {
-        rows(try await Child.script(driver(command, width: width, height: height, escapes: escapes, during: during, after: after)))
-    }
-
-    /// ``capture(_:width:height:escapes:during:after:)`` for a synchronous caller (a
-    /// static value computed once): it blocks its thread while tmux runs.
-    static func captureBlocking(_ command: String, width: Int, height: Int, escapes: Bool = false,
-                                during: (String) -> String = { _ in "" },
-                                after: (String) -> String = { _ in "" }) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", driver(command, width: width, height: height, escapes: escapes, during: during, after: after)]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return rows(data)
-    }
-
-    /// The shell script that runs `command` in a tmux pane and prints the capture.
-    static func driver(_ command: String, width: Int, height: Int, escapes: Bool,
-                       during: (String) -> String, after: (String) -> String) -> String {
-        let socket = "streamrender-\(getpid())-\(Int.random(in: 0..<1_000_000))"
-        func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let pane = "\(command); tmux -L \(socket) wait-for -S done; sleep 60"
-        return """
-            tmux -L \(socket) -f /dev/null new-session -d -x \(width) -y \(height) -s t sh -c \(quote(pane)) </dev/null >/dev/null 2>&1
-            \(during("tmux -L \(socket)"))
-            timeout 120 tmux -L \(socket) wait-for done
-            \(after("tmux -L \(socket)"))
-            tmux -L \(socket) capture-pane -p \(escapes ? "-e " : "")-S - -t t
-            tmux -L \(socket) kill-server >/dev/null 2>&1
-            """
-    }
-
-    /// The captured text as rows, trailing blank rows removed.
-    static func rows(_ data: Data) -> [String] {
-        var rows = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        while rows.last?.isEmpty == true { rows.removeLast() }
-        return rows
-    }
-
-    /// tmux 3.3 stores a limited number of bytes per cell, so a long ZWJ sequence
-    /// (👩‍👩‍👧‍👦, 25 bytes) reads back without its last scalars, though it is measured
-    /// right (the text after it is in place): rows are compared without emoji scalars.
-    static func normalized(_ row: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in row.unicodeScalars {
-            let v = scalar.value
-            let emojiPart = v >= 0x1F000 || (0x2600...0x27BF).contains(v) || v == 0x200D || v == 0xFE0F || v == 0xFE0E
-                || v == 0x20E3
-            if !emojiPart { out.append(scalar) }
-        }
-        return String(out)
-    }
-
+struct TmuxTests: EndToEnd {
     static func expected(_ answer: String, width: Int, markdown: Bool = true) -> [String] {
         // The default: markdown rendered (plain output shows the same structure).
         var printer = PlainTextPrinter(settings: LayoutSettings(width: width, policy: .wcwidth),
@@ -301,7 +233,7 @@ struct TmuxTests {
 /// The built-in demo in a real terminal. A suite of its own, so its twelve seconds of
 /// playing overlap the other tmux tests (which run one at a time) instead of adding to them.
 @Suite(.enabled(if: tmuxIsAvailable))
-struct TmuxDemoTests {
+struct TmuxDemoTests: EndToEnd {
 
     /// `swift run stream-render` as a newcomer runs it: no input, a terminal. The demo
     /// plays at its recorded pace with a status line that is gone at the end, and

@@ -51,7 +51,7 @@ import Testing
     static func plain(_ bytes: [UInt8], width: Int = 80) -> String {
         let sink = BufferSink()
         let renderer = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: width),
-                                                           theme: .monochrome), sink: sink)
+            content: .init(theme: .monochrome)), sink: sink)
         renderer.feed(bytes)
         renderer.finish()
         return String(decoding: sink.bytes, as: UTF8.self)

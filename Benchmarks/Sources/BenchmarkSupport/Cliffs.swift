@@ -89,8 +89,9 @@ extension Corpus {
     public static func renderText(_ pieces: [[UInt8]], output: StreamRenderer.Configuration.Output, markdown: Bool) -> Int {
         let sink = DiscardingSink()
         let configuration = StreamRenderer.Configuration(
-            output: output, layout: LayoutSettings(width: 80), height: 24, format: .text,
-            capabilities: TerminalCapabilities(colors: .truecolor), markdown: markdown, pacing: nil)
+            output: output, layout: LayoutSettings(width: 80), input: .init(format: .text),
+            content: .init(markdown: markdown), live: .init(height: 24, pacing: nil),
+            capabilities: TerminalCapabilities(colors: .truecolor))
         let renderer = StreamRenderer(configuration: configuration, sink: sink)
         var now = Duration.zero
         for piece in pieces {

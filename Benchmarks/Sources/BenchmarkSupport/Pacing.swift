@@ -48,8 +48,9 @@ extension Corpus {
         let clock = SimulatedClock()
         let sink = DiscardingSink()
         let configuration = StreamRenderer.Configuration(
-            output: .inline, layout: LayoutSettings(width: 80), height: 24, format: .text,
-            capabilities: TerminalCapabilities(colors: .truecolor), markdown: markdown, pacing: pacing)
+            output: .inline, layout: LayoutSettings(width: 80), input: .init(format: .text),
+            content: .init(markdown: markdown), live: .init(height: 24, pacing: pacing),
+            capabilities: TerminalCapabilities(colors: .truecolor))
         let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: clock)
         var run = PacedRun()
         var now = Duration.zero

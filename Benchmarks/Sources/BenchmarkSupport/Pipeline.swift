@@ -35,8 +35,8 @@ extension Corpus {
     @inline(never)
     public static func renderEvents(_ events: [[UInt8]], output: StreamRenderer.Configuration.Output, repeats: Int = 1) -> Int {
         let sink = DiscardingSink()
-        let configuration = StreamRenderer.Configuration(output: output, layout: LayoutSettings(width: 80), height: 24,
-                                                         capabilities: TerminalCapabilities(colors: .truecolor))
+        let configuration = StreamRenderer.Configuration(output: output, layout: LayoutSettings(width: 80),
+            live: .init(height: 24), capabilities: TerminalCapabilities(colors: .truecolor))
         let renderer = StreamRenderer(configuration: configuration, sink: sink)
         var now = Duration.zero
         let isDelta = { (e: [UInt8]) in e.starts(with: Array("event: content_block_delta".utf8)) }

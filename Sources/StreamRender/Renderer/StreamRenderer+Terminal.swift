@@ -103,9 +103,9 @@ extension StreamRenderer.Configuration {
         let policy = choices.widthPolicy ?? (capabilities.graphemeClusters ? .grapheme : .wcwidth)
         return StreamRenderer.Configuration(
             output: output, layout: LayoutSettings(width: max(1, columns), tabSize: choices.tabSize, policy: policy),
-            height: max(1, rows), capabilities: capabilities, endsOnFreshLine: isTerminal, wrapsPlainText: columns != 0,
-            theme: choices.theme ?? (capabilities.colors == .none ? .monochrome : .dark),
-            stylesPlainText: output == .plain && choices.colors == .always && columns != 0)
+            content: .init(theme: choices.theme ?? (capabilities.colors == .none ? .monochrome : .dark)),
+            plainText: .init(wraps: columns != 0, styles: output == .plain && choices.colors == .always && columns != 0),
+            live: .init(height: max(1, rows)), capabilities: capabilities, endsOnFreshLine: isTerminal)
     }
 
     /// The process's values of ``terminalEnvironmentNames``.

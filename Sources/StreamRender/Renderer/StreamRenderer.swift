@@ -27,6 +27,13 @@ import Darwin
 /// one renderer from one thread or task (several renderers may run side by side, with
 /// no shared state).
 public final class StreamRenderer {
+    /// What a renderer does, grouped by concern: where it writes (``output``, the
+    /// terminal's ``capabilities``), how it lays out (``layout``), what it reads
+    /// (``input``), what it shows of the answer (``content``), how plain output and the
+    /// live views behave (``plainText``, ``live``), how much history it keeps
+    /// (``limits``). Each group's fields are also reachable directly
+    /// (`configuration.height` is `configuration.live.height`).
+    /// ``forTerminal(_:environment:choices:)`` fills one in from a terminal and a user's choices.
     public struct Configuration: Sendable {
         public enum Output: String, Sendable, CaseIterable {
             /// Final lines into the terminal's scrollback, the live tail redrawn.
@@ -37,70 +44,118 @@ public final class StreamRenderer {
             case plain
         }
 
+        /// What the renderer reads.
+        public struct Input: Hashable, Sendable {
+            public var format: ResponseDecoder.Format
+            /// An event (or line) larger than this is reported and skipped.
+            public var maximumEventBytes: Int
+            /// How messages name that limit (the CLI says `--max-event-bytes`).
+            public var eventLimitName: String
+
+            public init(format: ResponseDecoder.Format = .auto, maximumEventBytes: Int = 16 << 20,
+                        eventLimitName: String = "maximumEventBytes") {
+                self.format = format
+                self.maximumEventBytes = maximumEventBytes
+                self.eventLimitName = eventLimitName
+            }
+        }
+
+        /// What is shown of the answer.
+        public struct Content: Hashable, Sendable {
+            /// Render the answer as markdown (headings, lists, code blocks, tables...);
+            /// false shows the text as it arrived.
+            public var markdown: Bool
+            /// The markdown styles.
+            public var theme: MarkdownTheme
+            /// Thinking goes into the answer (marked `[thinking]`) instead of the messages.
+            public var showThinking: Bool
+
+            public init(markdown: Bool = true, theme: MarkdownTheme = .dark, showThinking: Bool = false) {
+                self.markdown = markdown
+                self.theme = theme
+                self.showThinking = showThinking
+            }
+        }
+
+        /// Plain output (pipes, dumb terminals).
+        public struct PlainText: Hashable, Sendable {
+            /// False prints the text exactly as it arrived (sanitised), without wrapping.
+            public var wraps: Bool
+            /// Lines in their styles (SGR for the capabilities' colours), without cursor
+            /// movement: the `--color always` into a pipe convention (`| less -R`). Links
+            /// stay `text (url)`: a pager or a file shows no OSC 8.
+            public var styles: Bool
+
+            public init(wraps: Bool = true, styles: Bool = false) {
+                self.wraps = wraps
+                self.styles = styles
+            }
+        }
+
+        /// The live views (inline, fullscreen).
+        public struct Live: Hashable, Sendable {
+            /// Rows of the live views.
+            public var height: Int
+            /// The frame clock's limit.
+            public var framesPerSecond: Int
+            /// The typewriter pacer (nil: text is shown as it arrives).
+            public var pacing: Pacer.Settings?
+            /// The inline view shows a one-line status below the answer while it streams:
+            /// a spinner until the first text and during stalls, the elapsed time and the
+            /// deltas (about tokens) a second. It disappears at the end. It animates, so
+            /// the renderer then wants a frame about every 100 ms until it ends.
+            public var showsStatus: Bool
+
+            public init(height: Int = 24, framesPerSecond: Int = 60, pacing: Pacer.Settings? = .reading,
+                        showsStatus: Bool = false) {
+                self.height = height
+                self.framesPerSecond = framesPerSecond
+                self.pacing = pacing
+                self.showsStatus = showsStatus
+            }
+        }
+
         public var output: Output
         /// Width, tab size and width policy.
         public var layout: LayoutSettings
-        /// Plain output only: false prints the text exactly as it arrived (sanitised),
-        /// without wrapping.
-        public var wrapsPlainText: Bool
-        /// Plain output only (wrapped): lines in their styles (SGR for ``capabilities``'
-        /// colours), without cursor movement: the `--color always` into a pipe convention
-        /// (`| less -R`). Links stay `text (url)`: a pager or a file shows no OSC 8.
-        public var stylesPlainText: Bool
-        /// Rows of the live views.
-        public var height: Int
-        public var format: ResponseDecoder.Format
-        public var maximumEventBytes: Int
+        public var input: Input
+        public var content: Content
+        public var plainText: PlainText
+        public var live: Live
         public var limits: HistoryLimits
         public var capabilities: TerminalCapabilities
-        /// Thinking goes into the answer (marked `[thinking]`) instead of the messages.
-        public var showThinking: Bool
-        /// The frame clock's limit for the live views.
-        public var framesPerSecond: Int
         /// At the end, a line feed is added when the output does not end with one
         /// (on a terminal, so the shell's prompt starts on its own line).
         public var endsOnFreshLine: Bool
-        /// How messages name the event size limit (the CLI says `--max-event-bytes`).
-        public var eventLimitName: String
-        /// Render the answer as markdown (headings, lists, code blocks, tables...);
-        /// false shows the text as it arrived.
-        public var markdown: Bool
-        /// The markdown styles.
-        public var theme: MarkdownTheme
-        /// The typewriter pacer of the live views (nil: text is shown as it arrives).
-        /// Plain output is never paced.
-        public var pacing: Pacer.Settings?
-        /// The inline view shows a one-line status below the answer while it streams:
-        /// a spinner until the first text and during stalls, the elapsed time and the
-        /// deltas (about tokens) a second. It disappears at the end. It animates, so
-        /// the renderer then wants a frame about every 100 ms until it ends.
-        public var showsStatus: Bool
 
-        public init(output: Output = .inline, layout: LayoutSettings = LayoutSettings(width: 80), height: Int = 24,
-                    format: ResponseDecoder.Format = .auto, maximumEventBytes: Int = 16 << 20,
+        public init(output: Output = .inline, layout: LayoutSettings = LayoutSettings(width: 80), input: Input = Input(),
+                    content: Content = Content(), plainText: PlainText = PlainText(), live: Live = Live(),
                     limits: HistoryLimits = .standard, capabilities: TerminalCapabilities = TerminalCapabilities(),
-                    showThinking: Bool = false, framesPerSecond: Int = 60, endsOnFreshLine: Bool = false,
-                    eventLimitName: String = "maximumEventBytes", wrapsPlainText: Bool = true,
-                    markdown: Bool = true, theme: MarkdownTheme = .dark, pacing: Pacer.Settings? = .reading,
-                    showsStatus: Bool = false, stylesPlainText: Bool = false) {
-            self.stylesPlainText = stylesPlainText
-            self.pacing = pacing
-            self.showsStatus = showsStatus
-            self.wrapsPlainText = wrapsPlainText
-            self.markdown = markdown
-            self.theme = theme
+                    endsOnFreshLine: Bool = false) {
             self.output = output
             self.layout = layout
-            self.height = height
-            self.format = format
-            self.maximumEventBytes = maximumEventBytes
+            self.input = input
+            self.content = content
+            self.plainText = plainText
+            self.live = live
             self.limits = limits
             self.capabilities = capabilities
-            self.showThinking = showThinking
-            self.framesPerSecond = framesPerSecond
             self.endsOnFreshLine = endsOnFreshLine
-            self.eventLimitName = eventLimitName
         }
+
+        // The groups' fields, directly.
+        public var format: ResponseDecoder.Format { get { input.format } set { input.format = newValue } }
+        public var maximumEventBytes: Int { get { input.maximumEventBytes } set { input.maximumEventBytes = newValue } }
+        public var eventLimitName: String { get { input.eventLimitName } set { input.eventLimitName = newValue } }
+        public var markdown: Bool { get { content.markdown } set { content.markdown = newValue } }
+        public var theme: MarkdownTheme { get { content.theme } set { content.theme = newValue } }
+        public var showThinking: Bool { get { content.showThinking } set { content.showThinking = newValue } }
+        public var wrapsPlainText: Bool { get { plainText.wraps } set { plainText.wraps = newValue } }
+        public var stylesPlainText: Bool { get { plainText.styles } set { plainText.styles = newValue } }
+        public var height: Int { get { live.height } set { live.height = newValue } }
+        public var framesPerSecond: Int { get { live.framesPerSecond } set { live.framesPerSecond = newValue } }
+        public var pacing: Pacer.Settings? { get { live.pacing } set { live.pacing = newValue } }
+        public var showsStatus: Bool { get { live.showsStatus } set { live.showsStatus = newValue } }
     }
 
     /// How a stream ended (the name the renderer's API has always used).

@@ -75,8 +75,9 @@ import Testing
     /// the styles of the cells of `needle`'s first occurrence on a line containing `context`.
     static func cells(capabilities: TerminalCapabilities, theme: MarkdownTheme, line context: String, needle: String) -> [Style] {
         let configuration = StreamRenderer.Configuration(
-            output: .inline, layout: LayoutSettings(width: 100, policy: .grapheme), height: 200, format: .auto,
-            capabilities: capabilities, framesPerSecond: 60, markdown: true, theme: theme)
+            output: .inline, layout: LayoutSettings(width: 100, policy: .grapheme), input: .init(format: .auto),
+            content: .init(markdown: true, theme: theme), live: .init(height: 200, framesPerSecond: 60),
+            capabilities: capabilities)
         let sink = BufferSink()
         let clock = ManualClock()
         let r = StreamRenderer(configuration: configuration, sink: sink, clock: clock)

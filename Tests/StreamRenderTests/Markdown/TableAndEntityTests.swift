@@ -6,7 +6,8 @@ import Testing
 @Suite struct TableAndEntityTests {
     static func plain(_ markdown: String, width: Int) -> [String] {
         let sink = BufferSink()
-        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: width), format: .text)
+        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: width),
+            input: .init(format: .text))
         let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
         renderer.feed(Array(markdown.utf8))
         renderer.finish()

@@ -15,7 +15,8 @@ import Testing
 
     static func render(_ text: [UInt8], width: Int, chunks: [ArraySlice<UInt8>]? = nil) -> String {
         let sink = BufferSink()
-        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: width), format: .text)
+        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: width),
+            input: .init(format: .text))
         let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
         for chunk in chunks ?? [text[...]] { renderer.feed(chunk) }
         renderer.finish()

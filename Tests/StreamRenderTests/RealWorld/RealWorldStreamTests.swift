@@ -30,7 +30,7 @@ import Testing
     static func render(_ bytes: [UInt8], width: Int = 0, chunks: [ArraySlice<UInt8>]? = nil) -> Rendered {
         let sink = BufferSink()
         let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: max(width, 1)),
-                                                         wrapsPlainText: width != 0)
+            plainText: .init(wraps: width != 0))
         let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
         for chunk in chunks ?? [bytes[...]] { renderer.feed(chunk) }
         let outcome = renderer.finish()

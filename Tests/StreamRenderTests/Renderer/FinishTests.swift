@@ -14,8 +14,8 @@ import Testing
 
     @Test func onTheRealClockFinishRevealsTheRestOverSeveralFrames() {
         let sink = BufferSink()
-        let renderer = StreamRenderer(configuration: .init(output: .inline, layout: LayoutSettings(width: 40), height: 8,
-                                                           format: .text), sink: sink)
+        let renderer = StreamRenderer(configuration: .init(output: .inline, layout: LayoutSettings(width: 40),
+            input: .init(format: .text), live: .init(height: 8)), sink: sink)
         renderer.feed(Self.text)
         renderer.tick()  // the first frame: the pacer shows a little of it
         let progress = renderer.revealProgress!
@@ -35,8 +35,8 @@ import Testing
     @Test func onATestClockFinishShowsTheRestAtOnce() {
         let sink = BufferSink()
         let clock = ManualClock()
-        let renderer = StreamRenderer(configuration: .init(output: .inline, layout: LayoutSettings(width: 40), height: 8,
-                                                           format: .text), sink: sink, clock: clock)
+        let renderer = StreamRenderer(configuration: .init(output: .inline, layout: LayoutSettings(width: 40),
+            input: .init(format: .text), live: .init(height: 8)), sink: sink, clock: clock)
         renderer.feed(Self.text)
         renderer.tick()
         let before = Self.frames(renderer)

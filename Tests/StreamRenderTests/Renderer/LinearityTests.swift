@@ -25,8 +25,8 @@ import Testing
         }
         // The stream is made before counting; the renderer is fed one event at a time.
         let events = pieces.map { anthropicStream([$0], stop: false) }
-        let configuration = StreamRenderer.Configuration(output: output, layout: LayoutSettings(width: 80), height: 24,
-                                                         capabilities: .full)
+        let configuration = StreamRenderer.Configuration(output: output, layout: LayoutSettings(width: 80),
+            live: .init(height: 24), capabilities: .full)
         let renderer = StreamRenderer(configuration: configuration, sink: CountingSink(), clock: ManualClock())
         cac_reset()
         for (k, event) in events.enumerated() {

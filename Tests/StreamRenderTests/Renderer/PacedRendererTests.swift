@@ -19,8 +19,10 @@ import Testing
              format: ResponseDecoder.Format = .text, markdown: Bool = false, pacing: Pacer.Settings? = .reading,
              showsStatus: Bool = false) {
             let configuration = StreamRenderer.Configuration(
-                output: output, layout: LayoutSettings(width: width, policy: .grapheme), height: height, format: format,
-                capabilities: .full, framesPerSecond: 60, markdown: markdown, pacing: pacing, showsStatus: showsStatus)
+                output: output, layout: LayoutSettings(width: width, policy: .grapheme), input: .init(format: format),
+                content: .init(markdown: markdown),
+                live: .init(height: height, framesPerSecond: 60, pacing: pacing, showsStatus: showsStatus),
+                capabilities: .full)
             renderer = StreamRenderer(configuration: configuration, sink: sink, clock: clock)
             model = ModelTerminal(width: width, height: height, policy: .grapheme)
         }

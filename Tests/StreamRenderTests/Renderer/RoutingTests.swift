@@ -7,7 +7,8 @@ import Testing
 @Suite struct RoutingTests {
     static func plain(_ stream: String, chunk: Int = 0, markdown: Bool = true) -> (out: String, side: String, errors: String, outcome: StreamRenderer.Outcome) {
         let sink = BufferSink()
-        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: 80), markdown: markdown)
+        let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: 80),
+            content: .init(markdown: markdown))
         let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
         let bytes = Array(stream.utf8)
         if chunk == 0 { renderer.feed(bytes) } else {
@@ -94,7 +95,7 @@ import Testing
     func plainOutputInterleavesSideTextInStreamOrder(_ width: Int, _ markdown: Bool) {
         let sink = InterleavedSink()
         let configuration = StreamRenderer.Configuration(output: .plain, layout: LayoutSettings(width: max(1, width)),
-                                                         wrapsPlainText: width != 0, markdown: markdown)
+            content: .init(markdown: markdown), plainText: .init(wraps: width != 0))
         let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
         renderer.feed(Array(Self.searchThenText.utf8))
         renderer.finish()

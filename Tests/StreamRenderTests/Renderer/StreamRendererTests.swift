@@ -11,9 +11,9 @@ import Testing
         // Unpaced unless asked: these tests are about the frame clock and the views
         // (PacedRendererTests are about the pacer).
         let configuration = StreamRenderer.Configuration(
-            output: output, layout: LayoutSettings(width: width, policy: policy), height: height, format: format,
-            maximumEventBytes: maximumEventBytes, capabilities: .full, framesPerSecond: fps, markdown: markdown,
-            pacing: pacing)
+            output: output, layout: LayoutSettings(width: width, policy: policy),
+            input: .init(format: format, maximumEventBytes: maximumEventBytes), content: .init(markdown: markdown),
+            live: .init(height: height, framesPerSecond: fps, pacing: pacing), capabilities: .full)
         return (StreamRenderer(configuration: configuration, sink: sink, clock: clock), sink, clock)
     }
 
@@ -308,7 +308,8 @@ import Testing
         continuation.yield(Array("partial answer".utf8))  // never finished: the input stalls
         let task = Task {
             // Plain text: with markdown, plain output prints a paragraph once it has ended.
-            let r = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: 30), format: .text, markdown: false),
+            let r = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: 30),
+                input: .init(format: .text), content: .init(markdown: false)),
                                    sink: sink)
             return await r.render(chunks: stream)
         }
@@ -323,7 +324,7 @@ import Testing
     @Test func aThrowingSequenceIsAReadFailure() async {
         struct Broken: Error {}
         let sink = BufferSink()
-        let r = StreamRenderer(configuration: .init(output: .plain, format: .text), sink: sink)
+        let r = StreamRenderer(configuration: .init(output: .plain, input: .init(format: .text)), sink: sink)
         let stream = AsyncThrowingStream<[UInt8], Error> { continuation in
             continuation.yield(Array("kept".utf8))
             continuation.finish(throwing: Broken())

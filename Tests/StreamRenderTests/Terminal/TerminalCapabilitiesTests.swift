@@ -28,8 +28,8 @@ import Testing
         var caps = TerminalCapabilities.full
         caps.hyperlinks = false
         let sink = BufferSink()
-        let configuration = StreamRenderer.Configuration(output: .inline, layout: LayoutSettings(width: 60), height: 10,
-                                                         format: .text, capabilities: caps, pacing: nil)
+        let configuration = StreamRenderer.Configuration(output: .inline, layout: LayoutSettings(width: 60),
+            input: .init(format: .text), live: .init(height: 10, pacing: nil), capabilities: caps)
         let renderer = StreamRenderer(configuration: configuration, sink: sink, clock: ManualClock())
         renderer.feed(Array("See [the docs](https://example.com/docs).\n".utf8))
         renderer.finish()
