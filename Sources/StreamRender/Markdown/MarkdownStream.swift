@@ -135,6 +135,11 @@ public struct MarkdownStream {
     public static let openParagraphBytes = 4 << 10
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
+    /// A line of the region starts a list item, or an HTML block: blocks that may go on
+    /// past a blank line (a loose list's next item or an indented line of an item; an
+    /// HTML comment or `<pre>`).
+    private var regionHasList = false
+    private var regionHasHTML = false
     private var inline = InlineScanner()
     private var definitions: [UInt8] = []
     private var finals: [StyledLine] = []
@@ -431,10 +436,13 @@ public struct MarkdownStream {
             if !blank { start(line, continuing: continuingSplit ? .paragraph : nil) }
             return
         }
-        // A paragraph followed by a blank line is final: any line but a link reference
-        // definition (which the region keeps, so it applies to the paragraph) starts a
-        // new block. This spares the three parses below per paragraph.
-        if !blank && allPlain && lastLineBlank && line.first(where: { $0 != 0x20 && $0 != 0x09 }) != UInt8(ascii: "[") {
+        // After a blank line, a line that starts in the first column (or any line, after
+        // a paragraph) starts a new top-level block, unless the region holds a block that
+        // goes on past blank lines (an HTML block; a list, for a line that is an item or
+        // is indented: it may be the list's) or the line is a link reference definition (which the region keeps, so that it
+        // applies to the blocks before it). This spares the three parses below per block.
+        if !blank && lastLineBlank && !regionHasHTML, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+           line[k] != UInt8(ascii: "["), k == 0 || allPlain, !regionHasList || !Self.isListItem(line) {
             cut()
             start(line, continuing: nil)
             return
@@ -501,9 +509,14 @@ public struct MarkdownStream {
         region.removeAll(keepingCapacity: true)
         regionLastTag = nil
         allPlain = Self.isPlainLine(line)
+        regionHasList = false
+        regionHasHTML = false
         inline = InlineScanner()
         lastLineBlank = false
         add(line, shape: known)
+        // A line starting with `>` starts a blockquote, whatever follows: the `>` lines
+        // right after it go on in it without a parse (``continuesBlock(_:_:)``).
+        if known == nil, let k = Self.blockStart(line), line[k] == UInt8(ascii: ">") { regionLastTag = .quote }
         // An ATX heading is one line that nothing after it can change (but a link
         // reference definition on the next line, for a heading holding a `[`): final
         // at once, without a parse of the next line to find that it starts a new block.
@@ -519,7 +532,11 @@ public struct MarkdownStream {
         lastLineBlank = blank
         lastLineBackslash = line.last == UInt8(ascii: "\\")
         lastLineHardBreak = line.count >= 2 && line[line.count - 1] == 0x20 && line[line.count - 2] == 0x20
-        if !blank && !Self.isPlainLine(line) { allPlain = false }
+        if !blank && !Self.isPlainLine(line) {
+            allPlain = false
+            if Self.isListItem(line) { regionHasList = true }
+            if Self.blockStart(line).map({ line[$0] == UInt8(ascii: "<") }) == true { regionHasHTML = true }
+        }
         if allPlain { inline.scan(line, lineEnd: true) }
     }
 
@@ -557,6 +574,8 @@ public struct MarkdownStream {
         region.removeAll(keepingCapacity: true)
         regionShape = nil
         regionLastTag = nil
+        regionHasList = false
+        regionHasHTML = false
         continuation = nil
         return next
     }

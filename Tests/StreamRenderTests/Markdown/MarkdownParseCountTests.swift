@@ -54,4 +54,35 @@ import Testing
         let rest = linked.append("[foo]: /url\n") + linked.finish()
         #expect(MarkdownStream.merged(rest) == Self.oneShot("# [Foo]\n[foo]: /url"))
     }
+
+    /// Blocks separated by blank lines (quotes, lists, tables, paragraphs, the
+    /// answers' usual shape): after a blank line, a line in the first column starts a
+    /// new block without a parse to confirm it, unless the region is a list (an item
+    /// may continue it) or an HTML block. A loose list stays one list.
+    @Test func blocksAfterBlankLinesCostAboutOneParseEach() {
+        let block = """
+        > A quote, *styled*,
+        > on two lines.
+
+        - an item
+        - another item
+
+        Then a paragraph.
+
+        | a | b |
+        |---|---|
+        | 1 | 2 |
+
+        - a loose list
+
+        - goes on after a blank line
+        """
+        let text = Array(repeating: block, count: 20).joined(separator: "\n\n")
+        let (parses, lines) = Self.streamed(text)
+        // 5 blocks a copy (the loose list is one), 100 in all: 200 parses (a table's
+        // delimiter row and a list's items are confirmed by the parser); 360 when each
+        // block after a blank line was confirmed with three.
+        #expect(parses <= 220, "\(parses) parses for 100 blocks")
+        #expect(lines == Self.oneShot(text))
+    }
 }
