@@ -223,6 +223,9 @@ public final class MarkdownRenderer {
         /// Raw text (code and HTML blocks).
         var raw = ""
         var implicit = false
+        /// UTF-8 bytes of the first line before its first soft break (a GitHub alert's
+        /// marker must be alone on its line).
+        var firstSoftBreak: Int?
         init(_ kind: Kind) { self.kind = kind }
 
         /// The block's kind without what may change as it grows (a list's start, a
@@ -379,6 +382,9 @@ public final class MarkdownRenderer {
             case MD_TEXT_BR:
                 node.lines.append([])
             case MD_TEXT_SOFTBR:
+                if node.lines.count == 1 && node.firstSoftBreak == nil {
+                    node.firstSoftBreak = node.lines[0].reduce(0) { $0 + $1.text.utf8.count }
+                }
                 add(" ", to: node)  // paragraphs reflow: a soft break is a space
             case MD_TEXT_NULLCHAR:
                 add("\u{FFFD}", to: node)
@@ -600,6 +606,59 @@ public final class MarkdownRenderer {
         return pipes + 1 - (leading ? 1 : 0) - (trailing ? 1 : 0)
     }
 
+    /// GitHub's alert kinds.
+    enum AlertKind: String, CaseIterable {
+        case note = "NOTE", tip = "TIP", important = "IMPORTANT", warning = "WARNING", caution = "CAUTION"
+
+        /// The label shown in place of the marker.
+        var label: String { rawValue.prefix(1) + rawValue.dropFirst().lowercased() }
+
+        func style(in alerts: MarkdownTheme.Alerts) -> Style {
+            switch self {
+            case .note: alerts.note
+            case .tip: alerts.tip
+            case .important: alerts.important
+            case .warning: alerts.warning
+            case .caution: alerts.caution
+            }
+        }
+    }
+
+    /// The alert a quote's first block makes, and that block without its marker (nil:
+    /// nothing left): a paragraph whose first line is only `[!NOTE]`, `[!TIP]`,
+    /// `[!IMPORTANT]`, `[!WARNING]` or `[!CAUTION]` (any case, spaces around it allowed),
+    /// as GitHub reads them.
+    static func alert(of first: Node) -> (kind: AlertKind, rest: Node?)? {
+        guard case .paragraph = first.kind, let line = first.lines.first else { return nil }
+        let joined = Array(line.map(\.text).joined().utf8)
+        let headBytes = first.firstSoftBreak ?? joined.count
+        let head = String(decoding: joined[..<headBytes], as: UTF8.self)
+        let text = head.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        guard text.starts(with: "[!"), text.last == "]",
+              let kind = AlertKind(rawValue: String(text.dropFirst(2).dropLast()).uppercased()) else { return nil }
+        var lines = Array(first.lines.dropFirst())
+        if first.firstSoftBreak != nil {
+            // The rest of the first line, after the soft break's space.
+            var drop = headBytes + 1
+            var spans = line
+            while drop > 0, !spans.isEmpty {
+                let count = spans[0].text.utf8.count
+                if count <= drop {
+                    drop -= count
+                    spans.removeFirst()
+                } else {
+                    spans[0].text = String(decoding: Array(spans[0].text.utf8)[drop...], as: UTF8.self)
+                    drop = 0
+                }
+            }
+            lines.insert(spans, at: 0)
+        }
+        guard !lines.isEmpty else { return (kind, nil) }
+        let rest = Node(.paragraph)
+        rest.lines = lines
+        return (kind, rest)
+    }
+
     // MARK: - Rendering the tree
 
     private func render(_ node: Node, base: Style, depth: Int, width: Int, start: Int? = nil) -> [StyledLine] {
@@ -634,14 +693,25 @@ public final class MarkdownRenderer {
                 return StyledLine(spans: text.isEmpty ? [] : [.init(text, style: base.merged(with: theme.html))])
             }
         case .quote:
-            let bar = ParagraphFormat.Piece("│ ", style: theme.quoteBar)
-            let inner = joinChildren(node.children, base: base.merged(with: theme.quoteText), depth: depth,
+            // A GitHub alert: `[!NOTE]` alone on the quote's first line becomes its label.
+            var children = node.children
+            let found = children.first.flatMap(Self.alert(of:))
+            if let found {
+                if let rest = found.rest { children[0] = rest } else { children.removeFirst() }
+            }
+            let alert = found?.kind
+            let barStyle = alert.map { $0.style(in: theme.alerts) } ?? theme.quoteBar
+            let bar = ParagraphFormat.Piece("│ ", style: barStyle)
+            var inner = joinChildren(children, base: base.merged(with: theme.quoteText), depth: depth,
                                      width: width - 2, blankBeforeLists: true)
+            if let alert {
+                inner.insert(StyledLine(spans: [.init(alert.label, style: barStyle.merged(with: Style(attributes: .bold)))]), at: 0)
+            }
             let lines = inner.isEmpty ? [StyledLine.blank] : inner
             return lines.map { line in
                 var line = line
                 if line.spans.isEmpty && line.format.isPlain {
-                    line.format.firstPrefix = [.init("│", style: theme.quoteBar)]
+                    line.format.firstPrefix = [.init("│", style: barStyle)]
                     line.format.continuationPrefix = line.format.firstPrefix
                 } else {
                     line.format.firstPrefix.insert(bar, at: 0)

@@ -32,6 +32,33 @@ public struct MarkdownTheme: Hashable, Sendable {
     public var html: Style
     /// Highlighted code in fenced blocks with a known language.
     public var code: CodeTheme
+    /// GitHub's alerts (`> [!NOTE]`...): the label and the quote bar, by kind.
+    public var alerts: Alerts = .colored
+
+    /// The styles of GitHub's five alert kinds.
+    public struct Alerts: Hashable, Sendable {
+        public var note: Style
+        public var tip: Style
+        public var important: Style
+        public var warning: Style
+        public var caution: Style
+
+        public init(note: Style, tip: Style, important: Style, warning: Style, caution: Style) {
+            self.note = note
+            self.tip = tip
+            self.important = important
+            self.warning = warning
+            self.caution = caution
+        }
+
+        /// GitHub's colours: blue, green, purple, amber, red.
+        public static let colored = Alerts(
+            note: Style(foreground: .rgb(0x44, 0x93, 0xF8)), tip: Style(foreground: .rgb(0x3F, 0xB9, 0x50)),
+            important: Style(foreground: .rgb(0xAB, 0x7D, 0xF8)), warning: Style(foreground: .rgb(0xD2, 0x99, 0x22)),
+            caution: Style(foreground: .rgb(0xF8, 0x51, 0x49)))
+        /// No colour (`NO_COLOR`): the label alone tells the kind.
+        public static let plain = Alerts(note: .plain, tip: .plain, important: .plain, warning: .plain, caution: .plain)
+    }
 
     /// The themes by name, for `--theme`.
     public static let all: [MarkdownTheme] = [.dark, .light, .monochrome]
@@ -136,7 +163,8 @@ public struct MarkdownTheme: Hashable, Sendable {
         tableBorder: Style(attributes: [.dim]),
         tableHeader: Style(attributes: [.bold]),
         html: Style(attributes: [.dim]),
-        code: .monochrome
+        code: .monochrome,
+        alerts: .plain
     )
 }
 
