@@ -22,7 +22,7 @@
 ///
 /// Not `Sendable`: every call changes its state (decoder, document, pacer); one model
 /// belongs to the thread or actor that draws it (see MainActorHostTests).
-public final class AnswerModel {
+public final class AnswerModel: ResponseRouting {
     public struct Configuration: Sendable {
         /// Width, tab size and width policy (a presenter re-wraps at its area's width).
         public var layout: LayoutSettings
@@ -65,10 +65,10 @@ public final class AnswerModel {
     /// The outcome, once ``finish()`` or ``interrupt()`` ended the stream.
     public private(set) var outcome: ResponseOutcome?
 
-    private var router: ResponseRouter
+    var router: ResponseRouter
     private var paced: PacedReveal
     private var codeBlocks = CodeBlockCollector()
-    private var actions: [ResponseRouter.Action] = []
+    var routedActions: [ResponseRouter.Action] = []
     private let now: () -> Duration
     private let frameInterval: Duration
     private var inputEnded = false
@@ -149,16 +149,7 @@ public final class AnswerModel {
         outcome = router.outcome(interrupted: interrupted, idleTimeout: nil, readError: nil, elapsed: now())
     }
 
-    private func route(_ step: (inout ResponseRouter, (ResponseRouter.Action) -> Void) -> Void) {
-        var taken: [ResponseRouter.Action] = []
-        swap(&taken, &actions)
-        step(&router) { taken.append($0) }
-        for action in taken { perform(action) }
-        taken.removeAll(keepingCapacity: true)
-        swap(&taken, &actions)
-    }
-
-    private func perform(_ action: ResponseRouter.Action) {
+    func perform(_ action: ResponseRouter.Action) {
         switch action {
         case .answer(let text):
             answer.append(text, style: StyleID.plain)

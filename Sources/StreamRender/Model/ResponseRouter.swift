@@ -291,3 +291,24 @@ struct ResponseRouter {
         return line.count > 200 ? String(line.prefix(199)) + "…" : line
     }
 }
+
+/// An owner of a router that performs what it asks (``StreamRenderer``, ``AnswerModel``).
+protocol ResponseRouting: AnyObject {
+    var router: ResponseRouter { get set }
+    /// The last step's actions, kept to reuse their storage.
+    var routedActions: [ResponseRouter.Action] { get set }
+    func perform(_ action: ResponseRouter.Action)
+}
+
+extension ResponseRouting {
+    /// Runs `step` on the router, then performs what it asked, in order: once the
+    /// router is no longer being changed, so a callback may read the owner.
+    func route(_ step: (inout ResponseRouter, (ResponseRouter.Action) -> Void) -> Void) {
+        var taken: [ResponseRouter.Action] = []
+        swap(&taken, &routedActions)
+        step(&router) { taken.append($0) }
+        for action in taken { perform(action) }
+        taken.removeAll(keepingCapacity: true)
+        swap(&taken, &routedActions)
+    }
+}

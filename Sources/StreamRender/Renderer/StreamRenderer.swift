@@ -26,7 +26,7 @@ import Darwin
 /// Not `Sendable`: every call changes its state (decoder, document, view, clock); drive
 /// one renderer from one thread or task (several renderers may run side by side, with
 /// no shared state).
-public final class StreamRenderer {
+public final class StreamRenderer: ResponseRouting {
     /// What a renderer does, grouped by concern: where it writes (``output``, the
     /// terminal's ``capabilities``), how it lays out (``layout``), what it reads
     /// (``input``), what it shows of the answer (``content``), how plain output and the
@@ -164,7 +164,7 @@ public final class StreamRenderer {
     public let configuration: Configuration
     public let sink: any RenderSink
     /// Decoding and routing (shared with ``AnswerModel``).
-    private var router: ResponseRouter
+    var router: ResponseRouter
     /// The view, mutated in place (never copied out and back).
     private var live: any LiveView
     private var out: [UInt8] = []
@@ -204,8 +204,7 @@ public final class StreamRenderer {
     private var rendersBlocks: Bool {
         configuration.markdown && (configuration.output != .plain || configuration.wrapsPlainText)
     }
-    /// Actions of the router, performed once it returns (a callback may read the renderer).
-    private var actions: [ResponseRouter.Action] = []
+    var routedActions: [ResponseRouter.Action] = []
 
     /// A renderer reading time from `clock`.
     public init<C: Clock>(configuration: Configuration, sink: any RenderSink, clock: C) where C.Duration == Duration {
@@ -547,16 +546,6 @@ public final class StreamRenderer {
         route { $0.finishInput(interrupted: interrupted, $1) }
     }
 
-    /// Runs `step` on the router, then performs what it asked, in order.
-    private func route(_ step: (inout ResponseRouter, (ResponseRouter.Action) -> Void) -> Void) {
-        var taken: [ResponseRouter.Action] = []
-        swap(&taken, &actions)
-        step(&router) { taken.append($0) }
-        for action in taken { perform(action) }
-        taken.removeAll(keepingCapacity: true)
-        swap(&taken, &actions)
-    }
-
     /// Stops before the input ended (Ctrl-C, cancellation): what arrived is shown and
     /// the terminal restored, as ``finish()`` does; the outcome is
     /// ``Outcome/Ending/interrupted``.
@@ -681,7 +670,7 @@ public final class StreamRenderer {
 
     // MARK: - Routing
 
-    private func perform(_ action: ResponseRouter.Action) {
+    func perform(_ action: ResponseRouter.Action) {
         switch action {
         case .answer(let text):
             append(text)
