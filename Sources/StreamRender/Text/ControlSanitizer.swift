@@ -39,8 +39,38 @@ public struct ControlSanitizer: Sendable {
     /// Whether `text` has anything to replace (most text has not).
     private func needsWork(_ text: String) -> Bool {
         if pendingCR { return true }
-        for b in text.utf8 where b < 0x20 || b == 0x7F || b == 0xC2 {
-            if b != 0x0A && b != 0x09 { return true }
+        if let answer = text.utf8.withContiguousStorageIfAvailable(Self.needsWork) { return answer }
+        for b in text.utf8 where Self.needsWork(b) { return true }
+        return false
+    }
+
+    @inline(__always)
+    private static func needsWork(_ b: UInt8) -> Bool {
+        (b < 0x20 && b != 0x0A && b != 0x09) || b == 0x7F || b == 0xC2
+    }
+
+    /// Eight bytes at a time: a word with no byte below 0x20, no DEL and no 0xC2 (the
+    /// lead byte of C1 controls) needs nothing; a word with one is looked at byte by
+    /// byte (line feeds and tabs are fine).
+    private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while i + 8 <= bytes.count {
+                let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                // Bytes below 0x20, equal to 0x7F (w ^ 0x7F.. has a zero byte), equal to 0xC2.
+                let below = (w &- ones &* 0x20) & ~w & highs
+                let del = ((w ^ (ones &* 0x7F)) &- ones) & ~(w ^ (ones &* 0x7F)) & highs
+                let c2 = ((w ^ (ones &* 0xC2)) &- ones) & ~(w ^ (ones &* 0xC2)) & highs
+                if below | del | c2 != 0 {
+                    for k in i..<(i + 8) where needsWork(bytes[k]) { return true }
+                }
+                i += 8
+            }
+        }
+        while i < bytes.count {
+            if needsWork(bytes[i]) { return true }
+            i += 1
         }
         return false
     }
