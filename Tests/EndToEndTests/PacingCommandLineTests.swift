@@ -94,23 +94,26 @@ import Testing
     }
 
     /// The coding answer arriving all at once: revealed progressively over about the
-    /// drain time (the input ends at once), never later than max-lag plus the drain.
+    /// shorter of max-lag and the drain time (the input ends at once), never later than
+    /// both together. (600 ms of it, about 36 frames, leaves a loaded CI machine that
+    /// draws a frame 100 ms late room for the frames counted below; with max-lag 300
+    /// and the default drain, 200 ms, it once drew 5.)
     @Test func anAnswerArrivingAtOnceIsRevealedProgressivelyWithinTheBound() async throws {
         let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
-        let run = try TimedRun(["--output", "ansi", "--pace", "50", "--max-lag", "300", "--width", "60", "--height", "20",
-                                "--stats", "--verbose", fixture], stdinFromPipe: false)
+        let run = try TimedRun(["--output", "ansi", "--pace", "50", "--max-lag", "1000", "--drain", "600", "--width", "60",
+                                "--height", "20", "--stats", "--verbose", fixture], stdinFromPipe: false)
         #expect(await run.wait() == 0)
         let errors = await run.errors
         let chunks = run.received
         let first = chunks.first!.time, last = chunks.last!.time
-        // The bound: max-lag 300 ms plus the drain time 200 ms (plus scheduling slack).
-        #expect(last - first <= 0.5 + 0.25, "output spread over \(last - first) s")
+        // The bound: max-lag 1 s plus the drain time 600 ms (plus scheduling slack).
+        #expect(last - first <= 1.6 + 0.25, "output spread over \(last - first) s")
         // Progressive: many frames (counted by the process: a loaded machine's pipe joins
         // writes the reader was late for), over at least a good part of the drain.
         let frames = errors.split(separator: "\n").first { $0.contains("live view: inline, ") }
             .flatMap { $0.split(separator: ",").dropFirst().first?.split(separator: " ").first }.flatMap { Int($0) }
         #expect((frames ?? 0) >= 6, "\(errors)")
-        #expect(last - first >= 0.1, "output spread over only \(last - first) s")
+        #expect(last - first >= 0.3, "output spread over only \(last - first) s")
     }
 
     /// A stream faster than the pace (120 clusters a second against 50): each piece is on
