@@ -70,7 +70,6 @@ public final class AnswerModel: ResponseRouting {
     private var codeBlocks = CodeBlockCollector()
     var routedActions: [ResponseRouter.Action] = []
     private let now: () -> Duration
-    private let frameInterval: Duration
     private var inputEnded = false
     /// Something changed since the last ``tick(now:)``.
     private var dirty = true
@@ -81,15 +80,14 @@ public final class AnswerModel: ResponseRouting {
         let start = clock.now
         let now: () -> Duration = { start.duration(to: clock.now) }
         self.now = now
-        frameInterval = .seconds(1) / max(1, configuration.framesPerSecond)
-        paced = PacedReveal(settings: configuration.pacing, frameInterval: frameInterval, limits: configuration.limits)
+        paced = PacedReveal(settings: configuration.pacing, frameInterval: .seconds(1) / max(1, configuration.framesPerSecond),
+                            limits: configuration.limits)
         answer = WrappedDocument(settings: configuration.layout, limits: configuration.limits, markdown: configuration.markdown)
-        let decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
-                                      assemblesText: false)
         let routing = ResponseRouter.Settings(showThinking: configuration.showThinking,
                                               rendersBlocks: configuration.markdown != nil,
                                               thinkingInMarkdown: configuration.showThinking && configuration.markdown != nil)
-        router = ResponseRouter(decoder: decoder, settings: routing, now: now)
+        router = ResponseRouter(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
+                                settings: routing, now: now)
     }
 
     /// A model on the continuous clock.

@@ -67,8 +67,10 @@ struct ResponseRouter {
     private var textDropped = false
     private var diagnostics: [StreamDiagnostic] = []
 
-    init(decoder: ResponseDecoder, settings: Settings, now: @escaping () -> Duration) {
-        self.decoder = decoder
+    /// A router decoding `format`; the answer's owner holds its text (with bounded
+    /// history), so the decoder does not assemble it.
+    init(format: ResponseDecoder.Format, maximumEventBytes: Int, settings: Settings, now: @escaping () -> Duration) {
+        decoder = ResponseDecoder(format: format, maximumEventBytes: maximumEventBytes, assemblesText: false)
         self.settings = settings
         self.now = now
     }

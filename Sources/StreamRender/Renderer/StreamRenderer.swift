@@ -200,10 +200,6 @@ public final class StreamRenderer: ResponseRouting {
     private var codeBlocks = CodeBlockCollector()
     private var inputEnded = false
 
-    /// The answer is rendered in blocks (markdown, wrapped): a text block's end ends one.
-    private var rendersBlocks: Bool {
-        configuration.markdown && (configuration.output != .plain || configuration.wrapsPlainText)
-    }
     var routedActions: [ResponseRouter.Action] = []
 
     /// A renderer reading time from `clock`.
@@ -229,15 +225,14 @@ public final class StreamRenderer: ResponseRouting {
         height = max(1, configuration.height)
         paced = PacedReveal(settings: configuration.output == .plain ? nil : configuration.pacing,
                             frameInterval: frameInterval, limits: configuration.limits)
-        // The view holds the answer (with bounded history); the decoder need not.
-        let decoder = ResponseDecoder(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
-                                      assemblesText: false)
         let routing = ResponseRouter.Settings(
             showThinking: configuration.showThinking,
+            // The answer is rendered in blocks (markdown, wrapped): a text block's end ends one.
             rendersBlocks: configuration.markdown && (configuration.output != .plain || configuration.wrapsPlainText),
             thinkingInMarkdown: configuration.showThinking && configuration.markdown && configuration.wrapsPlainText,
             eventLimitName: configuration.eventLimitName)
-        router = ResponseRouter(decoder: decoder, settings: routing, now: now)
+        router = ResponseRouter(format: configuration.format, maximumEventBytes: configuration.maximumEventBytes,
+                                settings: routing, now: now)
         let settings = configuration.layout
         var markdown: MarkdownOptions?
         if configuration.markdown {
@@ -453,7 +448,7 @@ public final class StreamRenderer: ResponseRouting {
     // MARK: - Messages
 
     private func message(_ text: String, _ kind: RenderMessageKind, afterAnswer: Bool = false) {
-        if !live.isPaced && kind == .side && afterAnswer && !rendersBlocks {
+        if !live.isPaced && kind == .side && afterAnswer && !router.settings.rendersBlocks {
             // Plain text output may still hold the end of the line before it: the side
             // text waits for the next text block, or the end, so standard error and
             // output interleave in order. (Markdown's open block was printed when the
@@ -692,9 +687,6 @@ public final class StreamRenderer: ResponseRouting {
             onSideEvent?(event)
         }
     }
-
-    /// See ``ResponseRouter/shownOnOneLine(_:)``.
-    static func shownOnOneLine(_ text: String) -> String { ResponseRouter.shownOnOneLine(text) }
 
     /// A delta longer than this is taken in pieces of at most this many bytes.
     static let maximumPieceBytes = 1 << 16

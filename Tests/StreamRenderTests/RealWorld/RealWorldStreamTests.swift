@@ -134,7 +134,7 @@ import Testing
             #expect(Self.sameArguments(call.inputJSON, expected.arguments)
                     || (empty.contains(call.inputJSON) && empty.contains(expected.arguments)) || expected.arguments.isEmpty,
                     "\(name): \(call.inputJSON.prefix(200)) vs \(expected.arguments.prefix(200))")
-            #expect(r.side.contains("] \(StreamRenderer.shownOnOneLine(name)) "), "\(name) not on standard error")
+            #expect(r.side.contains("] \(ResponseRouter.shownOnOneLine(name)) "), "\(name) not on standard error")
         }
     }
 
