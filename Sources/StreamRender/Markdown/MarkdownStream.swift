@@ -439,8 +439,9 @@ public struct MarkdownStream {
         // After a blank line, a line that starts in the first column (or any line, after
         // a paragraph) starts a new top-level block, unless the region holds a block that
         // goes on past blank lines (an HTML block; a list, for a line that is an item or
-        // is indented: it may be the list's) or the line is a link reference definition (which the region keeps, so that it
-        // applies to the blocks before it). This spares the three parses below per block.
+        // is indented: it may be the list's) or the line is a link reference definition
+        // (which the region keeps, so that it applies to the blocks before it). This
+        // spares the three parses below per block.
         if !blank && lastLineBlank && !regionHasHTML, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
            line[k] != UInt8(ascii: "["), k == 0 || allPlain, !regionHasList || !Self.isListItem(line) {
             cut()
@@ -506,11 +507,8 @@ public struct MarkdownStream {
                 return
             }
         }
-        region.removeAll(keepingCapacity: true)
-        regionLastTag = nil
+        clearRegion()
         allPlain = Self.isPlainLine(line)
-        regionHasList = false
-        regionHasHTML = false
         inline = InlineScanner()
         lastLineBlank = false
         add(line, shape: known)
@@ -571,13 +569,18 @@ public struct MarkdownStream {
         }
         var next = 1
         if let list = blocks.last?.list { next = list.start + list.items }
+        clearRegion()
+        continuation = nil
+        return next
+    }
+
+    /// The region emptied, with what was known of its blocks.
+    private mutating func clearRegion() {
         region.removeAll(keepingCapacity: true)
         regionShape = nil
         regionLastTag = nil
         regionHasList = false
         regionHasHTML = false
-        continuation = nil
-        return next
     }
 
     private var listStart: Int? {
