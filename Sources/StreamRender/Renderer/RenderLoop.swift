@@ -131,22 +131,20 @@ public struct RenderLoop {
 
     /// Waits for input, a signal or `deadline` (renderer time), drawing a due frame.
     private mutating func wait(for input: Int32?, until deadline: Duration?) -> Wake {
-        var fds = [pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0)]
-        if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
         var timeout: Int32 = -1
         if let deadline {
             let left = deadline - renderer.currentTime
             let ms = left <= .zero ? 0 : Int(left.components.seconds) * 1000 + Int(left.components.attoseconds / 1_000_000_000_000_000) + 1
             timeout = Int32(min(ms, 60_000))
         }
-        let ready = poll(&fds, nfds_t(fds.count), timeout)
-        if fds[0].revents & Int16(POLLIN) != 0 {
+        let woken = SignalWatcher.pollOnce(signals: signalDescriptor, input: input, timeoutMilliseconds: timeout)
+        if woken.signals {
             if let ending = handleSignals() { return .signal(ending) }
         }
         renderer.tick()
         if sink.isBroken { return .broken }
-        if ready > 0, fds.count > 1, fds[1].revents != 0 { return .input }
-        return ready > 0 ? .signal(nil) : .timeout
+        if woken.input { return .input }
+        return woken.ready ? .signal(nil) : .timeout
     }
 
     /// Re-wraps at the terminal's size (within the sizes asked for) and repaints.

@@ -297,16 +297,23 @@ public enum SignalWatcher: Sendable {
     ///
     /// - Complexity: O(s) in the signals pending, plus the wait.
     public static func wait(input: Int32? = nil, until deadline: ContinuousClock.Instant?) -> (signals: [Int32], input: Bool) {
-        var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)]
-        if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
         var timeout: Int32 = -1
         if let deadline {
             let left = ContinuousClock.now.duration(to: deadline)
             timeout = left <= .zero ? 0 : Int32(min(left / .milliseconds(1), 86_400_000)) + 1
         }
-        _ = poll(&fds, nfds_t(fds.count), timeout)
-        let taken = fds[0].revents & Int16(POLLIN) != 0 ? takeSignals() : []
-        return (taken, fds.count > 1 && fds[1].revents != 0)
+        let woken = pollOnce(signals: readFD, input: input, timeoutMilliseconds: timeout)
+        return (woken.signals ? takeSignals() : [], woken.input)
+    }
+
+    /// One poll(2) on the signal descriptor `signals` and `input` (if any), for at most
+    /// `timeoutMilliseconds` (-1: no limit): whether anything is ready, whether the
+    /// signal descriptor is readable, whether `input` is.
+    static func pollOnce(signals: Int32, input: Int32?, timeoutMilliseconds: Int32) -> (ready: Bool, signals: Bool, input: Bool) {
+        var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+        if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
+        return (ready > 0, fds[0].revents & Int16(POLLIN) != 0, fds.count > 1 && fds[1].revents != 0)
     }
 
     /// Whether a SIGINT, SIGTERM or SIGHUP arrived (the program is ending).
