@@ -50,24 +50,30 @@ import StreamRender
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func theReadmeSnippetIsTheCompiledOne() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
-        let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && $0 != "import StreamRender" }
+    /// The `block`-th Swift block of the README and the snippet between this file's
+    /// `// README snippet<name> begin` and `end` markers, each as trimmed non-empty lines
+    /// (the snippet without its first `signatureLines`, the function's own).
+    static func documentedAndCompiled(block: Int, snippet name: String, signatureLines: Int = 1,
+                                      ignoring ignored: Set<String> = []) throws -> (documented: [String], compiled: [String]) {
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let text = try #require(readme.components(separatedBy: "```swift\n").dropFirst(block).first?.components(separatedBy: "```").first)
+        let documented = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !ignored.contains($0) }
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let body = source.components(separatedBy: "// README snippet begin\n")[1].components(separatedBy: "// README snippet end")[0]
-        let compiled = body.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let body = source.components(separatedBy: "// README snippet\(name) begin\n")[1]
+            .components(separatedBy: "// README snippet\(name) end")[0]
+        let compiled = body.split(separator: "\n").dropFirst(signatureLines).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        return (documented, compiled)
+    }
+
+    @Test func theReadmeSnippetIsTheCompiledOne() throws {
+        let (documented, compiled) = try Self.documentedAndCompiled(block: 1, snippet: "", ignoring: ["import StreamRender"])
         #expect(documented == compiled)
     }
 
     @Test func theHighlighterSnippetIsTheCompiledOneAndPrintsWhatItSays() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(4).first?.components(separatedBy: "```").first)
-        let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let body = source.components(separatedBy: "// README snippet 2 begin\n")[1].components(separatedBy: "// README snippet 2 end")[0]
-        let compiled = body.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let (documented, compiled) = try Self.documentedAndCompiled(block: 4, snippet: " 2")
         #expect(documented == compiled)
         let tokens = Self.highlightSnippet().map(\.description)
         #expect(tokens.prefix(2) == ["0 3 keyword", "4 9 function"], "\(tokens)")
@@ -75,22 +81,12 @@ import StreamRender
 
     /// The async snippet compiles here (it is not run: it draws on standard output).
     @Test func theAsyncSnippetIsTheCompiledOne() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(2).first?.components(separatedBy: "```").first)
-        let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let body = source.components(separatedBy: "// README snippet 3 begin\n")[1].components(separatedBy: "// README snippet 3 end")[0]
-        let compiled = body.split(separator: "\n").dropFirst(2).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let (documented, compiled) = try Self.documentedAndCompiled(block: 2, snippet: " 3", signatureLines: 2)
         #expect(documented == compiled)
     }
 
     @Test func thePaneSnippetIsTheCompiledOneAndDrawsTheAnswer() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst(3).first?.components(separatedBy: "```").first)
-        let documented = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let body = source.components(separatedBy: "// README snippet 4 begin\n")[1].components(separatedBy: "// README snippet 4 end")[0]
-        let compiled = body.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let (documented, compiled) = try Self.documentedAndCompiled(block: 3, snippet: " 4")
         #expect(documented == compiled)
         var (model, presenter, frame, styles) = Self.paneSnippet()
         model.finish()

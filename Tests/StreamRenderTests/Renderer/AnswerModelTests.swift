@@ -5,38 +5,6 @@ import TestSupport
 /// `AnswerModel` + `PanePresenter`: a host-owned frame shows paced streams in any
 /// rectangle, with the routing and side events of `StreamRenderer`.
 @Suite struct AnswerModelTests {
-    /// A host's screen: frames diffed and encoded into a model terminal.
-    struct Screen {
-        var frame: Frame
-        var shown: Frame
-        var styles = StyleTable()
-        var encoder = ANSIEncoder(capabilities: .full, absoluteRows: true)
-        var diff = FrameDiff()
-        var terminal: ModelTerminal
-
-        init(width: Int, height: Int) {
-            frame = Frame(width: width, height: height)
-            shown = frame
-            terminal = ModelTerminal(width: width, height: height)
-        }
-
-        mutating func flush() {
-            diff.compute(from: shown, to: frame)
-            var out: [UInt8] = []
-            encoder.encode(diff.changes, of: frame, styles: styles, into: &out)
-            terminal.apply(out)
-            shown = frame
-        }
-
-        /// The model terminal's rows of `area`, trailing spaces trimmed.
-        func rows(_ area: Rect) -> [String] {
-            (area.top..<(area.top + area.height)).map { row in
-                InlineViewTests.trimmed((area.left..<(area.left + area.width))
-                    .filter { !terminal.screen[row, $0].isContinuation }.map { terminal.screen[row, $0].text }.joined())
-            }
-        }
-    }
-
     /// The oracle: `StreamRenderer`'s plain output at `width` (markdown, no colour),
     /// its last `height` lines padded with blank rows, as a pane shows a tail.
     static func plainTail(_ bytes: [UInt8], width: Int, height: Int) -> [String] {
@@ -62,19 +30,19 @@ import TestSupport
         let outcome = model.finish()
         #expect(outcome.ending == .complete)
         model.tick(now: model.currentTime)
-        var screen = Screen(width: 80, height: 24)
+        var screen = PaneViewTests.Screen(width: 80, height: 24, policy: .grapheme)
         // Something the host drew around the pane stays.
         screen.frame.put("#", width: 1, row: 23, column: 79)
         var presenter = PanePresenter()
         presenter.render(model, into: &screen.frame, area: area, styles: &screen.styles)
         screen.flush()
         #expect(screen.rows(area) == Self.plainTail(bytes, width: area.width, height: area.height))
-        #expect(screen.terminal.screen[23, 79].text == "#")
+        #expect(screen.model.screen[23, 79].text == "#")
         // Nothing outside the area was written.
         #expect((0..<24).allSatisfy { row in
             (0..<79).allSatisfy { column in
                 (row >= area.top && row < area.top + area.height && column >= area.left && column < area.left + area.width)
-                    || screen.terminal.screen[row, column].text == " "
+                    || screen.model.screen[row, column].text == " "
             }
         })
     }
@@ -84,7 +52,7 @@ import TestSupport
         let clock = ManualClock()
         let model = AnswerModel(configuration: AnswerModel.Configuration(layout: LayoutSettings(width: 40)), clock: clock)
         let area = Rect(top: 0, left: 0, width: 40, height: 200)  // tall: rows never scroll
-        var screen = Screen(width: 40, height: 200)
+        var screen = PaneViewTests.Screen(width: 40, height: 200, policy: .grapheme)
         var presenter = PanePresenter()
         // The whole stream arrives at once; the pacer shows it over several frames.
         model.feed(bytes)
@@ -152,7 +120,7 @@ import TestSupport
         let area = Rect(top: 1, left: 2, width: 33, height: 12)
         func finalRows(_ chunks: [ArraySlice<UInt8>]) -> [String] {
             let model = AnswerModel(configuration: Self.unpaced(width: 80))
-            var screen = Screen(width: 40, height: 14)
+            var screen = PaneViewTests.Screen(width: 40, height: 14, policy: .grapheme)
             var presenter = PanePresenter()
             for chunk in chunks {
                 model.feed(chunk)
@@ -217,6 +185,15 @@ import TestSupport
         #expect(columns.map(\.left) == [0, 27, 54] && columns.map(\.width) == [26, 26, 26])
         #expect(Rect(top: 2, left: 1, width: 81, height: 5).columns(2).map { [$0.top, $0.left, $0.width, $0.height] }
                 == [[2, 1, 40, 5], [2, 42, 40, 5]])
+    }
+}
+
+extension PaneViewTests.Screen {
+    /// The model terminal's rows of `area`, trailing spaces trimmed.
+    func rows(_ area: Rect) -> [String] {
+        (area.top..<(area.top + area.height)).map {
+            InlineViewTests.trimmed(text(row: $0, columns: area.left..<(area.left + area.width)))
+        }
     }
 }
 
