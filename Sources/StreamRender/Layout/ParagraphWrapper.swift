@@ -163,6 +163,16 @@ struct ParagraphWrapper {
     mutating func advance(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
                           emit: (VisualLine) -> Void) {
         if isDone { return }
+        if segmented == 0 && closed && text.count <= firstLineWidth && DisplayWidth.isPrintableASCII(text) {
+            // A complete line of printable ASCII that fits: one column a byte, so no
+            // wrap and no opportunity can matter (code lines, table rows, headings).
+            segmented = text.count
+            emit(VisualLine(paragraph: 0, start: 0, end: text.count, width: text.count, isReplacement: false))
+            lineStart = text.count
+            onFirstLine = false
+            isDone = true
+            return
+        }
         segment(text, closed: closed, breakers: breakers)
         while pendingHead < pending.count {
             let c = pending[pendingHead]

@@ -101,6 +101,29 @@ public enum DisplayWidth: Sendable {
         byte >= 0x20 && byte < 0x7F ? 1 : 0
     }
 
+    /// Whether every byte is printable ASCII (0x20-0x7E): one column each, one
+    /// cluster each. Eight bytes at a time.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while i + 8 <= bytes.count {
+                let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let del = w ^ (ones &* 0x7F)
+                // A high bit, a byte below 0x20, a byte equal to 0x7F.
+                if (w | ((w &- ones &* 0x20) & ~w) | ((del &- ones) & ~del)) & highs != 0 { return false }
+                i += 8
+            }
+        }
+        while i < bytes.count {
+            if asciiWidth(bytes[i]) == 0 { return false }
+            i += 1
+        }
+        return true
+    }
+
     static func graphemeWidth(_ cluster: UnsafeBufferPointer<UInt8>, ambiguousIsWide: Bool) -> Int {
         let (base, afterBase) = decodeScalar(cluster, at: 0)
         if base < 0x20 || (base >= 0x7F && base < 0xA0) { return 0 }

@@ -154,3 +154,23 @@ extension WidthTests {
         #expect(DisplayWidth.of("❤️", policy: .wcwidth) == 1)
     }
 }
+
+extension WidthTests {
+    /// The word-at-a-time check against the byte rule: every byte value at every
+    /// offset of buffers 1 to 19 bytes long (two words and a tail), in printable text.
+    @Test func printableASCIICheckAgreesWithTheByteRuleAtEveryOffset() {
+        var disagreements = 0
+        for length in 1...19 {
+            for offset in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a") &+ UInt8(offset % 26), count: length)
+                    bytes[offset] = UInt8(value)
+                    let expected = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+                    if bytes.withUnsafeBufferPointer(DisplayWidth.isPrintableASCII) != expected { disagreements += 1 }
+                }
+            }
+        }
+        #expect(disagreements == 0)
+        #expect([UInt8]().withUnsafeBufferPointer(DisplayWidth.isPrintableASCII))
+    }
+}
