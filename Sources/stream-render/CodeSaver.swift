@@ -6,7 +6,7 @@ import Darwin
 import StreamRender
 
 /// `--save-code DIR`: each finished code block of the answer into its own file,
-/// `1.swift`, `2.py`, `3.txt`..., numbered in the order the blocks finished.
+/// `1.swift`, `2.py`, `3.txt`..., by the numbers their labels show.
 final class CodeSaver {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -15,7 +15,6 @@ final class CodeSaver {
     let directory: String
     private(set) var saved: [(path: String, lines: Int)] = []
     private(set) var failed = false
-    private var count = 0
 
     /// Creates `directory` (and its parents) if needed.
     init(directory: String) throws {
@@ -36,8 +35,7 @@ final class CodeSaver {
 
     /// Writes `block` to the next file (an error on standard error if it cannot).
     func save(_ block: CodeBlock) {
-        count += 1
-        let path = "\(directory)/\(count).\(block.fileExtension)"
+        let path = "\(directory)/\(block.number).\(block.fileExtension)"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         var ok = fd >= 0
         if ok {

@@ -131,8 +131,11 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "With --stats, also the live view's internal counters (frames and bytes written) and the peak memory.")
     var verbose = false
 
-    @Option(help: ArgumentHelp("Write each finished code block of the answer to DIR (created if needed), named by its order and language: 1.swift, 2.py, 3.txt...", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write each finished code block of the answer to DIR (created if needed), named by the number its label shows and its language: 1.swift, 2.py, 3.txt...", valueName: "dir"))
     var saveCode: String?
+
+    @Option(help: ArgumentHelp("At the end, put code block N (the number its label shows: '2 · python') or the last one on the clipboard, its exact source, through the terminal (OSC 52: works over SSH, and in tmux with set-clipboard on). Only to a terminal, never into a pipe or file.", valueName: "n|last"))
+    var copy: String?
 
     @Flag(help: "Show the built-in demo (also the default with no FILE when standard input is a terminal).")
     var demo = false
@@ -225,6 +228,9 @@ struct StreamRenderCommand: ParsableCommand {
         if view.fps < 1 || view.fps > 1000 { throw ValidationError("--fps must be 1 to 1000") }
         if view.output == .ansi && view.width == 0 { throw ValidationError("--width 0 (no wrapping) needs --output plain") }
         if report.saveCode?.isEmpty == true { throw ValidationError("--save-code needs a directory") }
+        if let copy = report.copy, ClipboardCopy.parse(copy) == nil {
+            throw ValidationError("--copy must be 'last' or a code block number from 1")
+        }
     }
 
     func run() throws {
@@ -256,7 +262,13 @@ struct StreamRenderCommand: ParsableCommand {
         let (configuration, onTerminal) = makeConfiguration(terminal)
         let sink = FileDescriptorSink(messagePrefix: "stream-render: ")
         let renderer = StreamRenderer(configuration: configuration, sink: sink)
-        if let saver { renderer.onCodeBlock = { saver.save($0) } }
+        let copier = report.copy.flatMap(ClipboardCopy.parse).map(ClipboardCopy.init)
+        if saver != nil || copier != nil {
+            renderer.onCodeBlock = { block in
+                saver?.save(block)
+                copier?.see(block)
+            }
+        }
         if onTerminal {
             terminal.disableEcho()
             terminal.setEmergencyRestore(ANSIEncoder.restoreSequence(fullscreen: configuration.output == .fullscreen))
@@ -299,6 +311,7 @@ struct StreamRenderCommand: ParsableCommand {
         case .finished(let result):
             outcome = result
         }
+        copier?.finish()
         if report.stats { printStats(outcome, renderer) }
         if outcome.ending == .empty && name == "-" && !useDemo {
             // Nothing was piped in: say how it is used rather than only that it was empty.

@@ -55,12 +55,17 @@ public struct MarkdownOptions: Hashable, Sendable {
     public var width: Int
     /// How table cells are measured.
     public var policy: WidthPolicy
+    /// Fenced code blocks labelled with their number (`1 · python`, `2`), the number
+    /// ``CodeBlock/number`` reports; otherwise with their language alone.
+    public var numbersCodeBlocks: Bool
 
-    public init(theme: MarkdownTheme = .dark, hyperlinks: Bool = false, width: Int = 80, policy: WidthPolicy = .grapheme) {
+    public init(theme: MarkdownTheme = .dark, hyperlinks: Bool = false, width: Int = 80, policy: WidthPolicy = .grapheme,
+                numbersCodeBlocks: Bool = true) {
         self.theme = theme
         self.hyperlinks = hyperlinks
         self.width = width
         self.policy = policy
+        self.numbersCodeBlocks = numbersCodeBlocks
     }
 }
 
@@ -81,8 +86,23 @@ public final class MarkdownRenderer {
     /// The style of each token kind over the last code base style (and theme) used.
     private var codeStyles: (base: Style, theme: CodeTheme, styles: [Style])?
 
+    /// Fenced code blocks numbered so far: the number of the last one.
+    var codeBlocksNumbered = 0
+    /// Whether rendered fenced blocks are kept in ``renderedCodeBlocks`` (for
+    /// `onCodeBlock`; off, nothing is kept).
+    var collectsCodeBlocks = false
+    /// Fenced blocks rendered (or finished by the stream's fence bypass) and not yet taken.
+    var renderedCodeBlocks: [CodeBlock] = []
+
     public init(options: MarkdownOptions = MarkdownOptions()) {
         self.options = options
+    }
+
+    /// Takes the fenced code blocks rendered as final since the last call, numbered
+    /// as their labels (with ``MarkdownStream``: each once its block is final).
+    func takeCodeBlocks() -> [CodeBlock] {
+        defer { renderedCodeBlocks.removeAll() }
+        return renderedCodeBlocks
     }
 
     /// Quotes and lists nested deeper than this are not opened: their content goes
@@ -111,6 +131,7 @@ public final class MarkdownRenderer {
     ///
     /// - Complexity: O(n) in the bytes of `text`, plus its tables' cells.
     public func render(_ text: String) -> [StyledLine] {
+        codeBlocksNumbered = 0
         var bytes = Array(text.utf8)
         var lines: [StyledLine] = []
         for (k, block) in blocks(&bytes, count: bytes.count).enumerated() {
@@ -159,9 +180,25 @@ public final class MarkdownRenderer {
 
     // MARK: - Lines of a fenced code block (shared with the stream's fence bypass)
 
-    /// The label line above a code block with a language.
-    func codeLabel(_ language: String) -> StyledLine {
-        StyledLine(spans: [.init(clean(language, tabs: false), style: options.theme.codeLanguage)])
+    /// The label line above a code block: `3 · python` for the third fenced block
+    /// (`3` without a language); the language alone for an indented block or when
+    /// blocks are not numbered; nil when that leaves nothing.
+    func codeLabel(_ language: String, number: Int?) -> StyledLine? {
+        let language = clean(language, tabs: false)
+        let text: String
+        if let number, options.numbersCodeBlocks {
+            text = language.isEmpty ? "\(number)" : "\(number) · \(language)"
+        } else {
+            text = language
+        }
+        return text.isEmpty ? nil : StyledLine(spans: [.init(text, style: options.theme.codeLanguage)])
+    }
+
+    /// Numbers the next fenced block; keeps it for ``takeCodeBlocks()`` when collecting.
+    func numberCodeBlock(info: String, code: @autoclosure () -> String) -> Int {
+        codeBlocksNumbered += 1
+        if collectsCodeBlocks { renderedCodeBlocks.append(CodeBlock(number: codeBlocksNumbered, info: info, code: code())) }
+        return codeBlocksNumbered
     }
 
     /// One line of code: kept as it is (tabs and indentation), wrapped lines marked,
@@ -672,9 +709,10 @@ public final class MarkdownRenderer {
             return inlineLines(node, base: base.merged(with: theme.headings[max(0, min(5, level - 1))]))
         case .rule:
             return [StyledLine(format: ParagraphFormat(fill: .init("─", style: theme.rule)))]
-        case .code(let language, _):
+        case .code(let language, let fenced):
             var lines: [StyledLine] = []
-            if !language.isEmpty { lines.append(codeLabel(language)) }
+            let number = fenced ? numberCodeBlock(info: language, code: node.raw) : nil
+            if let label = codeLabel(language, number: number) { lines.append(label) }
             var raw = node.raw
             if raw.hasSuffix("\n") { raw.removeLast() }
             if !node.raw.isEmpty {

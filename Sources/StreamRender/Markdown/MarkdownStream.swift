@@ -62,6 +62,9 @@ public struct MarkdownStream {
     private var region: [UInt8] = []
     private var partial: [UInt8] = []
     private var fence: Fence?
+    /// The open fence's info word and, when the renderer collects blocks, its code.
+    private var fenceInfo = ""
+    private var fenceCode: [UInt8] = []
     /// The open fence's highlighter (nil: no language, or one we do not know).
     private var highlighter: Highlighter?
     /// Finished fence lines given to a highlighter: each once (tests count them).
@@ -190,11 +193,21 @@ public struct MarkdownStream {
         heldCR = false
         if !partial.isEmpty { completeLine() }
         if fence != nil {
-            fence = nil
+            closeFence()
         } else if !region.isEmpty {
             cut()
         }
         return takeFinals()
+    }
+
+    /// Ends the open fence (its closing line, or the end of the text).
+    private mutating func closeFence() {
+        fence = nil
+        if renderer.collectsCodeBlocks {
+            renderer.renderedCodeBlocks.append(CodeBlock(number: renderer.codeBlocksNumbered, info: fenceInfo,
+                                                         code: String(decoding: fenceCode, as: UTF8.self)))
+        }
+        fenceCode.removeAll()
     }
 
     private mutating func takeFinals() -> [StyledLine] {
@@ -422,9 +435,14 @@ public struct MarkdownStream {
     private mutating func process(_ line: [UInt8], continuingSplit: Bool = false) {
         if let f = fence {
             if Self.closes(line, f) {
-                fence = nil
+                closeFence()
             } else {
-                let code = String(decoding: Self.strip(line, f.indent), as: UTF8.self)
+                let stripped = Self.strip(line, f.indent)
+                if renderer.collectsCodeBlocks {
+                    fenceCode += stripped
+                    fenceCode.append(0x0A)
+                }
+                let code = String(decoding: stripped, as: UTF8.self)
                 let tokens = highlighter?.finishLine(code) ?? []
                 if highlighter != nil { highlightedLines += 1 }
                 finals.append(renderer.codeLine(code, tokens: tokens))
@@ -500,8 +518,12 @@ public struct MarkdownStream {
             if alone.count == 1, case .code(let language, true) = alone[0].kind {
                 if emittedBlocks { finals.append(.blank) }
                 emittedBlocks = true
-                if !language.isEmpty { finals.append(renderer.codeLabel(language)) }
+                // Numbered now, as the label shows; reported when the fence closes.
+                renderer.codeBlocksNumbered += 1
+                if let label = renderer.codeLabel(language, number: renderer.codeBlocksNumbered) { finals.append(label) }
                 fence = opener
+                fenceInfo = language
+                fenceCode.removeAll()
                 highlighter = HighlightLanguage.named(language).map(Highlighter.init)
                 continuation = nil
                 return
@@ -697,7 +719,12 @@ public struct MarkdownStream {
             }
             scanner.speculate(&text)
         }
+        // The open block's code blocks are numbered as they will be once final, then
+        // forgotten: they are reported when their block is.
+        let (numbered, kept) = (renderer.codeBlocksNumbered, renderer.renderedCodeBlocks.count)
         let blocks = renderer.blocks(&text, count: text.count, listStart: listStart)
+        renderer.codeBlocksNumbered = numbered
+        renderer.renderedCodeBlocks.removeSubrange(kept...)
         var lines: [StyledLine] = []
         var emitted = emittedBlocks
         compose(blocks, into: &lines, emitted: &emitted)

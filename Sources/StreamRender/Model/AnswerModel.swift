@@ -60,14 +60,15 @@ public final class AnswerModel: ResponseRouting {
     public private(set) var revealLimit: TextPosition?
     /// Called with what the stream says besides the answer, typed, as it is decoded.
     public var onSideEvent: ((SideEvent) -> Void)?
-    /// Called with each top-level fenced code block once it is finished (markdown only).
+    /// Called with each fenced code block once its block is final, numbered as its
+    /// label shows it (markdown only). Set it before the first input.
     public var onCodeBlock: ((CodeBlock) -> Void)?
     /// The outcome, once ``finish()`` or ``interrupt()`` ended the stream.
     public private(set) var outcome: ResponseOutcome?
 
     var router: ResponseRouter
     private var paced: PacedReveal
-    private var codeBlocks = CodeBlockCollector()
+    private var codeBlocks = CodeBlockReporter()
     var routedActions: [ResponseRouter.Action] = []
     private let now: () -> Duration
     private var inputEnded = false
@@ -141,20 +142,29 @@ public final class AnswerModel: ResponseRouting {
         route { $0.finishInput(interrupted: interrupted, $1) }
         route { $0.closeThinking($1) }
         answer.finish()
-        if let onCodeBlock, configuration.markdown != nil { for block in codeBlocks.finish() { onCodeBlock(block) } }
+        reportCodeBlocks()
         inputEnded = true
         dirty = true
         outcome = router.outcome(interrupted: interrupted, idleTimeout: nil, readError: nil, elapsed: now())
     }
 
+    private func reportCodeBlocks() {
+        guard let onCodeBlock else { return }
+        for block in codeBlocks.take() { onCodeBlock(block) }
+    }
+
     func perform(_ action: ResponseRouter.Action) {
         switch action {
         case .answer(let text):
+            if onCodeBlock != nil && !codeBlocks.isStarted, let renderer = answer.markdown?.renderer {
+                codeBlocks.start(shown: renderer)
+            }
             answer.append(text, style: StyleID.plain)
             dirty = true
-            if let onCodeBlock, configuration.markdown != nil { for block in codeBlocks.feed(text) { onCodeBlock(block) } }
+            reportCodeBlocks()
         case .endBlock:
             answer.endBlock()
+            reportCodeBlocks()
             dirty = true
         case .event(let event):
             onSideEvent?(event)

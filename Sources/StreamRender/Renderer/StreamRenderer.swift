@@ -190,14 +190,15 @@ public final class StreamRenderer: ResponseRouting {
     // The pacer (live views only) and where its counts fall in the document.
     private var paced: PacedReveal
 
-    /// Called with each fenced code block of the answer once it is finished (top-level
-    /// fences, found as the answer streams); nil: code is not collected.
+    /// Called with each fenced code block of the answer (in lists and quotes too) once
+    /// its block is final, numbered as its label shows it; nil: code is not collected.
+    /// Set it before the first input.
     public var onCodeBlock: ((CodeBlock) -> Void)?
     /// Called with what the stream says besides the answer (thinking, tool calls and
     /// results, errors, problems with the input), typed, as it is decoded; the same
     /// things are also written to the sink as message lines.
     public var onSideEvent: ((SideEvent) -> Void)?
-    private var codeBlocks = CodeBlockCollector()
+    private var codeBlocks = CodeBlockReporter()
     private var inputEnded = false
 
     var routedActions: [ResponseRouter.Action] = []
@@ -534,7 +535,8 @@ public final class StreamRenderer: ResponseRouting {
     private func finishAnswer() {
         live.finish()
         inputEnded = true
-        if let onCodeBlock, configuration.markdown { for block in codeBlocks.finish() { onCodeBlock(block) } }
+        codeBlocks.endBlock()
+        reportCodeBlocks()
     }
 
     private func finishDecoder(interrupted: Bool = false) {
@@ -671,6 +673,8 @@ public final class StreamRenderer: ResponseRouting {
             append(text)
         case .endBlock:
             live.endBlock()
+            codeBlocks.endBlock()
+            reportCodeBlocks()
             if !live.isPaced { drawFrame() } else { dirty = true }
         case .resumeText:
             if !live.isPaced && !pendingMessages.isEmpty {
@@ -715,9 +719,18 @@ public final class StreamRenderer: ResponseRouting {
     }
 
     private func appendPiece(_ text: String) {
+        if onCodeBlock != nil && configuration.markdown && !codeBlocks.isStarted {
+            codeBlocks.start(shown: live.view.markdown?.renderer)
+        }
         live.append(text, style: .plain)
         dirty = true
-        if let onCodeBlock, configuration.markdown { for block in codeBlocks.feed(text) { onCodeBlock(block) } }
+        codeBlocks.append(text)
+        reportCodeBlocks()
+    }
+
+    private func reportCodeBlocks() {
+        guard let onCodeBlock else { return }
+        for block in codeBlocks.take() { onCodeBlock(block) }
     }
 
     /// Side text (thinking, tool calls) for standard error: above a live view it is

@@ -391,6 +391,36 @@ extension ANSIEncoder {
             + [0x1B, UInt8(ascii: "7")] + csi("B") + [0x0D] + csi("J") + [0x1B, UInt8(ascii: "8")]
     }
 
+    /// OSC 52: puts `bytes` on the system clipboard (selection `c`), base64-encoded,
+    /// so nothing in them reaches the terminal as a control. Terminals that allow it
+    /// (xterm with `allowWindowOps`, kitty, WezTerm, iTerm2, foot; tmux with
+    /// `set-clipboard on`, which also forwards it) set the clipboard; others ignore it.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    public static func setClipboard(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        Array("\u{1B}]52;c;".utf8) + base64(bytes) + [0x07]
+    }
+
+    /// Standard base64 (RFC 4648, with padding).
+    ///
+    /// - Complexity: O(n) in the bytes.
+    static func base64(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let input = Array(bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity((input.count + 2) / 3 * 4)
+        var i = 0
+        while i < input.count {
+            let n = min(3, input.count - i)
+            let word = UInt32(input[i]) << 16 | (n > 1 ? UInt32(input[i + 1]) << 8 : 0) | (n > 2 ? UInt32(input[i + 2]) : 0)
+            for k in 0..<4 {
+                out.append(k <= n ? alphabet[Int(word >> UInt32(18 - 6 * k) & 0x3F)] : UInt8(ascii: "="))
+            }
+            i += 3
+        }
+        return out
+    }
+
     /// What restores a terminal a view may have left in any state: link closed, pen
     /// reset, synchronized output ended, (fullscreen) scroll region reset and the
     /// normal screen back, the cursor shown, a fresh line.

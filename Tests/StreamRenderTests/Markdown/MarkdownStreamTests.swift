@@ -127,14 +127,14 @@ func text(_ lines: [StyledLine]) -> String { lines.map(\.plainText).joined(separ
             if code { recognised = true }
         }
         #expect(recognised)
-        #expect(text(final) == "swift\nlet x = 1\n\nafter")
+        #expect(text(final) == "1 · swift\nlet x = 1\n\nafter")
         #expect(final == MarkdownRenderer().render(pieces.joined()))
     }
 
     @Test func aFourBacktickFenceClosesOnlyOnFour() {
         let input = "````md\n```\ninner\n```\n````\nafter\n"
         let final = streamMarkdown(input.map(String.init))
-        #expect(text(final) == "md\n```\ninner\n```\n\nafter")
+        #expect(text(final) == "1 · md\n```\ninner\n```\n\nafter")
         // The inner fence is a code line of the markdown code (highlighted as markdown).
         var markdown = Highlighter(language: HighlightLanguage.named("md")!)
         #expect(final[1] == MarkdownRenderer().codeLine("```", tokens: markdown.finishLine("```")))
@@ -144,7 +144,7 @@ func text(_ lines: [StyledLine]) -> String { lines.map(\.plainText).joined(separ
     @Test func aTildeFenceKeepsAHashCommentAsCode() {
         let input = "~~~bash\n# comment\necho hi\n~~~\n"
         let (steps, final) = streamSteps(input.map(String.init))
-        #expect(text(final) == "bash\n# comment\necho hi")
+        #expect(text(final) == "1 · bash\n# comment\necho hi")
         let theme = MarkdownTheme.dark
         #expect(final[1].spans == [StyledLine.Span("# comment", style: theme.codeBlock.merged(with: theme.code[.comment]))])
         for lines in steps { #expect(!lines.contains { $0.spans.contains { $0.style == MarkdownTheme.dark.headings[0] } }) }

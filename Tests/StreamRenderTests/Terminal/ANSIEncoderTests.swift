@@ -266,3 +266,34 @@ struct Harness {
         #expect(diff.changes.isEmpty)
     }
 }
+
+extension ANSIEncoderTests {
+    /// OSC 52 carries the bytes base64-encoded: RFC 4648's test vectors, and every
+    /// byte value decoded back by a decoder written here; no control in the payload.
+    @Test func clipboardSequenceIsBase64OfTheExactBytes() {
+        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        for (text, encoded) in vectors {
+            #expect(String(decoding: ANSIEncoder.base64(Array(text.utf8)), as: UTF8.self) == encoded, "\(text)")
+        }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        func decode(_ text: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [], bits: UInt32 = 0, count = 0
+            for c in text where c != UInt8(ascii: "=") {
+                bits = bits << 6 | UInt32(alphabet.firstIndex(of: c)!)
+                count += 6
+                if count >= 8 { count -= 8; out.append(UInt8(truncatingIfNeeded: bits >> UInt32(count))) }
+            }
+            return out
+        }
+        for length in 0..<300 {
+            let bytes = (0..<length).map { UInt8(($0 * 7 + length) % 256) }
+            let sequence = ANSIEncoder.setClipboard(bytes)
+            let prefix = Array("\u{1B}]52;c;".utf8)
+            #expect(Array(sequence.prefix(prefix.count)) == prefix && sequence.last == 0x07)
+            let payload = Array(sequence.dropFirst(prefix.count).dropLast())
+            #expect(payload.allSatisfy { alphabet.contains($0) || $0 == UInt8(ascii: "=") })
+            #expect(payload.count == (length + 2) / 3 * 4)
+            #expect(decode(payload) == bytes, "length \(length)")
+        }
+    }
+}
