@@ -95,6 +95,9 @@ struct StyleOptions: ParsableArguments {
     @Option(help: "Render the answer as markdown: on (headings, emphasis, lists, quotes, code blocks, tables, links; also into pipes, as text) or off (the text as it arrived).")
     var markdown: Switch = .on
 
+    @Option(help: "LaTeX math in the answer ($…$, $$…$$, \\(…\\), \\[…\\]): on (drawn with Unicode: x², √x, ∑ᵢ, ℝ, α⁄β; display math centred) or off (shown as written).")
+    var math: Switch = .on
+
     @Option(help: "Markdown styles: dark, light or monochrome (bold, italic, underline and dim only; the default when NO_COLOR is set or there are no colours).")
     var theme: ThemeChoice?
 
@@ -358,6 +361,7 @@ struct StreamRenderCommand: ParsableCommand {
         configuration.framesPerSecond = view.fps
         configuration.eventLimitName = "--max-event-bytes"
         configuration.markdown = style.markdown == .on
+        configuration.math = style.math == .on
         configuration.pacing = pacerSettings
         configuration.showsStatus = (report.status ?? (usesDemo ? .on : .off)) == .on
         return (configuration, terminal.outputIsTerminal)

@@ -58,14 +58,18 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// Fenced code blocks labelled with their number (`1 · python`, `2`), the number
     /// ``CodeBlock/number`` reports; otherwise with their language alone.
     public var numbersCodeBlocks: Bool
+    /// LaTeX math (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) drawn with Unicode
+    /// (``MathText``); false shows it as written, delimiters included.
+    public var math: Bool
 
     public init(theme: MarkdownTheme = .dark, hyperlinks: Bool = false, width: Int = 80, policy: WidthPolicy = .grapheme,
-                numbersCodeBlocks: Bool = true) {
+                numbersCodeBlocks: Bool = true, math: Bool = true) {
         self.theme = theme
         self.hyperlinks = hyperlinks
         self.width = width
         self.policy = policy
         self.numbersCodeBlocks = numbersCodeBlocks
+        self.math = math
     }
 }
 
@@ -263,6 +267,9 @@ public final class MarkdownRenderer {
         /// UTF-8 bytes of the first line before its first soft break (a GitHub alert's
         /// marker must be alone on its line).
         var firstSoftBreak: Int?
+        /// The display math the paragraph holds (drawn centred when it is all the
+        /// paragraph holds); "" after a second one.
+        var displayMath: String?
         init(_ kind: Kind) { self.kind = kind }
 
         /// The block's kind without what may change as it grows (a list's start, a
@@ -337,6 +344,33 @@ public final class MarkdownRenderer {
         /// than the delimiter row's, spec example 203) and their source: a paragraph.
         var notTables: [(node: Node, source: Range<Int>)] = []
 
+        /// The open `$…$` or `$$…$$` span: its source so far, and the input offset after
+        /// its last text (where the closing `$` is).
+        var mathSpan: (source: String, display: Bool, end: Int?)?
+        /// An open `\(` or `\[`: where its source starts in the input, and the leaf's
+        /// content before it (to take back what md4c made of the math).
+        var bracketMath: (start: Int, display: Bool, node: Node, line: Int, spans: Int, bytes: Int, depth: Int, links: Int)?
+
+        /// The offset of `pointer` in the input, if it points into it.
+        func offset(of pointer: UnsafePointer<CChar>?, _ size: Int) -> Int? {
+            guard let pointer, let input else { return nil }
+            let offset = input.distance(to: UnsafeRawPointer(pointer))
+            return offset >= 0 && offset + size <= inputCount ? offset : nil
+        }
+
+        func inputByte(_ k: Int) -> UInt8? {
+            guard let input, k >= 0, k < inputCount else { return nil }
+            return input.load(fromByteOffset: k, as: UInt8.self)
+        }
+
+        /// Whether the byte at `k` follows an odd run of backslashes (md4c read it as
+        /// an escaped character).
+        func isEscaped(_ k: Int) -> Bool {
+            var n = 0
+            while inputByte(k - 1 - n) == UInt8(ascii: "\\") { n += 1 }
+            return n % 2 == 1
+        }
+
         /// Text at `pointer` (`size` bytes) arrived: inside a table, its extent grows.
         func saw(_ pointer: UnsafePointer<CChar>?, _ size: Int) {
             guard table != nil, let pointer, let input else { return }
@@ -370,6 +404,7 @@ public final class MarkdownRenderer {
             popImplicit()
             guard kept.popLast() ?? true else { return }
             let node = stack.removeLast()
+            if bracketMath?.node === node { bracketMath = nil }
             switch node.kind {
             case .quote, .list: nesting -= 1
             case .table:
@@ -409,11 +444,30 @@ public final class MarkdownRenderer {
             return p
         }
 
-        func text(_ type: MD_TEXTTYPE, _ s: String) {
+        func text(_ type: MD_TEXTTYPE, _ s: String, at offset: Int?) {
+            if mathSpan != nil {
+                mathSpan!.source += type == MD_TEXT_SOFTBR || type == MD_TEXT_BR ? " " : s
+                if let offset { mathSpan!.end = offset + s.utf8.count }
+                return
+            }
             let node = leaf()
             if node.isRaw {
                 node.raw += s
                 return
+            }
+            if type == MD_TEXT_NORMAL, let offset, let first = s.utf8.first, isEscaped(offset) {
+                if let open = bracketMath, first == UInt8(ascii: open.display ? "]" : ")") {
+                    bracketMath = nil
+                    if closeBracketMath(open, at: offset, in: node) {
+                        let rest = String(s.dropFirst())
+                        if !rest.isEmpty { add(rest, to: node) }
+                        return
+                    }
+                } else if bracketMath == nil, first == UInt8(ascii: "(") || first == UInt8(ascii: "[") {
+                    let k = node.lines.count - 1
+                    bracketMath = (offset + 1, first == UInt8(ascii: "["), node, k, node.lines[k].count,
+                                   node.lines[k].last?.text.utf8.count ?? 0, spanStyles.count, links.count)
+                }
             }
             switch type {
             case MD_TEXT_BR:
@@ -432,6 +486,40 @@ public final class MarkdownRenderer {
             default:
                 add(s, to: node)
             }
+        }
+
+        /// `\)` or `\]` at `offset` closes `open`: what md4c made of the source in
+        /// between (escapes taken, emphasis found) is replaced by the math. False when
+        /// the two are not in the same line and spans (then it stays as rendered).
+        func closeBracketMath(_ open: (start: Int, display: Bool, node: Node, line: Int, spans: Int, bytes: Int, depth: Int, links: Int),
+                              at offset: Int, in node: Node) -> Bool {
+            guard open.node === node, node.lines.count - 1 == open.line, spanStyles.count == open.depth,
+                  links.count == open.links, let input, offset - 1 >= open.start else { return false }
+            let source = String(decoding: UnsafeRawBufferPointer(start: input + open.start, count: offset - 1 - open.start), as: UTF8.self)
+            // `\(\)` and `\[\\\]` (escaped punctuation, GFM example 308) are no math.
+            guard !MathText.unicode(source).isEmpty else { return false }
+            var line = Array(node.lines[open.line].prefix(open.spans))
+            if open.spans > 0 {
+                // The span before the `(` may have taken text since: cut it back (and the `\(`'s `(`).
+                var last = line[open.spans - 1]
+                last.text = String(decoding: last.text.utf8.prefix(open.bytes), as: UTF8.self)
+                line[open.spans - 1] = last
+                if last.text.isEmpty { line.removeLast() }
+            }
+            node.lines[open.line] = line
+            addMath(source, display: open.display, delimiters: open.display ? ("\\[", "\\]") : ("\\(", "\\)"), to: node)
+            return true
+        }
+
+        /// Math as Unicode (or as written, delimiters included, with math off).
+        func addMath(_ source: String, display: Bool, delimiters: (String, String), to node: Node) {
+            guard options.math else {
+                add(delimiters.0 + source + delimiters.1, to: node)
+                return
+            }
+            let text = MathText.unicode(source)
+            add(text, to: node, style: options.theme.math)
+            if display { node.displayMath = node.displayMath == nil ? text : "" }
         }
 
         func add(_ s: String, to node: Node, style extra: Style? = nil) {
@@ -454,6 +542,8 @@ public final class MarkdownRenderer {
             case MD_SPAN_STRONG: style = style.merged(with: theme.strong)
             case MD_SPAN_DEL: style = style.merged(with: theme.strikethrough)
             case MD_SPAN_CODE: style = style.merged(with: theme.inlineCode)
+            case MD_SPAN_LATEXMATH, MD_SPAN_LATEXMATH_DISPLAY:
+                mathSpan = ("", type == MD_SPAN_LATEXMATH_DISPLAY, nil)
             case MD_SPAN_A, MD_SPAN_IMG:
                 let isImage = type == MD_SPAN_IMG
                 let attribute = isImage ? detail!.assumingMemoryBound(to: MD_SPAN_IMG_DETAIL.self).pointee.src
@@ -474,6 +564,18 @@ public final class MarkdownRenderer {
         func leaveSpan(_ type: MD_SPANTYPE) {
             if structureOnly { return }
             spanStyles.removeLast()
+            if type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY, let span = mathSpan {
+                mathSpan = nil
+                let delimiter = span.display ? "$$" : "$"
+                // A closing `$` followed by a digit is money, not math (pandoc's rule: `$5-$10`).
+                let money = !span.display && span.end.flatMap { inputByte($0 + 1) }.map { $0 >= 0x30 && $0 <= 0x39 } == true
+                if money {
+                    add(delimiter + span.source + delimiter, to: leaf())
+                } else {
+                    addMath(span.source, display: span.display, delimiters: (delimiter, delimiter), to: leaf())
+                }
+                return
+            }
             guard type == MD_SPAN_A || type == MD_SPAN_IMG, let link = links.popLast() else { return }
             let node = leaf()
             let target = options.theme.linkTarget
@@ -516,7 +618,7 @@ public final class MarkdownRenderer {
         builder.structureOnly = structureOnly
         var parser = MD_PARSER()
         parser.abi_version = 0
-        parser.flags = UInt32(MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS
+        parser.flags = UInt32(MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | MD_FLAG_LATEXMATHSPANS
                               | MD_FLAG_PERMISSIVEURLAUTOLINKS | MD_FLAG_PERMISSIVEEMAILAUTOLINKS | MD_FLAG_PERMISSIVEWWWAUTOLINKS)
         parser.enter_block = { type, detail, user in
             let b = Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue()
@@ -571,7 +673,7 @@ public final class MarkdownRenderer {
                 return 0
             }
             let s = String(decoding: UnsafeRawBufferPointer(start: text, count: Int(size)), as: UTF8.self)
-            b.text(type, s)
+            b.text(type, s, at: b.offset(of: text, Int(size)))
             return 0
         }
         if !tables { parser.flags &= ~UInt32(MD_FLAG_TABLES) }
@@ -704,7 +806,14 @@ public final class MarkdownRenderer {
         case .document:
             return joinChildren(node.children, base: base, depth: depth, width: width, blankBeforeLists: true)
         case .paragraph, .cell:
-            return inlineLines(node, base: base)
+            var lines = inlineLines(node, base: base)
+            // A paragraph of display math alone: on its own line, centred.
+            if let math = node.displayMath, !math.isEmpty, lines.count == 1,
+               Self.trimmingSpaces(lines[0].plainText) == math {
+                let room = width - measure(math)
+                if room >= 2 { lines[0].spans.insert(.init(String(repeating: " ", count: room / 2)), at: 0) }
+            }
+            return lines
         case .heading(let level):
             return inlineLines(node, base: base.merged(with: theme.headings[max(0, min(5, level - 1))]))
         case .rule:
@@ -1002,6 +1111,12 @@ public final class MarkdownRenderer {
     }
 
     /// Display width of `text` in columns.
+    static func trimmingSpaces(_ text: String) -> Substring {
+        let start = text.firstIndex { $0 != " " } ?? text.endIndex
+        let end = text.lastIndex { $0 != " " }.map { text.index(after: $0) } ?? start
+        return text[start..<max(start, end)]
+    }
+
     func measure(_ text: String) -> Int {
         var width = 0
         var s = text

@@ -34,6 +34,8 @@ public struct MarkdownTheme: Hashable, Sendable {
     public var code: CodeTheme
     /// GitHub's alerts (`> [!NOTE]`...): the label and the quote bar, by kind.
     public var alerts: Alerts = .colored
+    /// LaTeX math drawn as Unicode (``MathText``).
+    public var math = Style(attributes: [.italic])
 
     /// The styles of GitHub's five alert kinds.
     public struct Alerts: Hashable, Sendable {

@@ -69,11 +69,14 @@ public final class StreamRenderer: ResponseRouting {
             public var theme: MarkdownTheme
             /// Thinking goes into the answer (marked `[thinking]`) instead of the messages.
             public var showThinking: Bool
+            /// LaTeX math drawn with Unicode (``MathText``); false shows it as written.
+            public var math: Bool
 
-            public init(markdown: Bool = true, theme: MarkdownTheme = .dark, showThinking: Bool = false) {
+            public init(markdown: Bool = true, theme: MarkdownTheme = .dark, showThinking: Bool = false, math: Bool = true) {
                 self.markdown = markdown
                 self.theme = theme
                 self.showThinking = showThinking
+                self.math = math
             }
         }
 
@@ -150,6 +153,7 @@ public final class StreamRenderer: ResponseRouting {
         public var markdown: Bool { get { content.markdown } set { content.markdown = newValue } }
         public var theme: MarkdownTheme { get { content.theme } set { content.theme = newValue } }
         public var showThinking: Bool { get { content.showThinking } set { content.showThinking = newValue } }
+        public var math: Bool { get { content.math } set { content.math = newValue } }
         public var wrapsPlainText: Bool { get { plainText.wraps } set { plainText.wraps = newValue } }
         public var stylesPlainText: Bool { get { plainText.styles } set { plainText.styles = newValue } }
         public var height: Int { get { live.height } set { live.height = newValue } }
@@ -238,7 +242,8 @@ public final class StreamRenderer: ResponseRouting {
         var markdown: MarkdownOptions?
         if configuration.markdown {
             markdown = MarkdownOptions(theme: configuration.theme,
-                                       hyperlinks: configuration.output != .plain && configuration.capabilities.hyperlinks)
+                                       hyperlinks: configuration.output != .plain && configuration.capabilities.hyperlinks,
+                                       math: configuration.math)
         }
         switch configuration.output {
         case .plain:
