@@ -97,6 +97,45 @@ public final class MarkdownRenderer {
     var collectsCodeBlocks = false
     /// Fenced blocks rendered (or finished by the stream's fence bypass) and not yet taken.
     var renderedCodeBlocks: [CodeBlock] = []
+    /// Footnote numbers by label (lower-cased), in the order of first reference (GitHub's).
+    var footnoteNumbers: [String: Int] = [:]
+
+    /// A footnote definition: its label and its markdown text.
+    struct Footnote: Equatable {
+        var label: String
+        var text: [UInt8]
+    }
+
+    /// The number of the footnote `label`, the next one if it is new.
+    func footnoteNumber(_ label: String) -> Int {
+        let key = label.lowercased()
+        if let n = footnoteNumbers[key] { return n }
+        let n = footnoteNumbers.count + 1
+        footnoteNumbers[key] = n
+        return n
+    }
+
+    /// The footnotes at the end of the text: a rule, then each definition in the order
+    /// of its number (`[1] text`, wrapped under its text); a definition no reference
+    /// named comes after, numbered on (nothing is dropped).
+    func footnoteSection(_ footnotes: [Footnote]) -> [StyledLine] {
+        let numbered = footnotes.map { (footnoteNumber($0.label), $0) }.sorted { $0.0 < $1.0 }
+        var lines = [StyledLine(format: ParagraphFormat(fill: .init("─", style: options.theme.rule)))]
+        for (number, footnote) in numbered {
+            var text = footnote.text
+            let rendered = blocks(&text, count: text.count).flatMap { $0.lines }
+            let mark = "[\(number)] "
+            let indent = ParagraphFormat.Piece(String(repeating: " ", count: mark.count))
+            for (k, line) in (rendered.isEmpty ? [StyledLine()] : rendered).enumerated() {
+                var line = line
+                let first = k == 0 ? [ParagraphFormat.Piece(mark, style: options.theme.link)] : [indent]
+                line.format = ParagraphFormat(firstPrefix: first + line.format.firstPrefix,
+                                              continuationPrefix: [indent] + line.format.continuationPrefix, fill: line.format.fill)
+                lines.append(line)
+            }
+        }
+        return lines
+    }
 
     public init(options: MarkdownOptions = MarkdownOptions()) {
         self.options = options
@@ -136,11 +175,16 @@ public final class MarkdownRenderer {
     /// - Complexity: O(n) in the bytes of `text`, plus its tables' cells.
     public func render(_ text: String) -> [StyledLine] {
         codeBlocksNumbered = 0
-        var bytes = Array(text.utf8)
+        footnoteNumbers = [:]
+        var (bytes, footnotes) = MarkdownStream.splitFootnotes(Array(text.utf8))
         var lines: [StyledLine] = []
         for (k, block) in blocks(&bytes, count: bytes.count).enumerated() {
             if k > 0 { lines.append(.blank) }
             lines += block.lines
+        }
+        if !footnotes.isEmpty {
+            if !lines.isEmpty { lines.append(.blank) }
+            lines += footnoteSection(footnotes)
         }
         return lines
     }
@@ -333,6 +377,9 @@ public final class MarkdownRenderer {
 
         init(options: MarkdownOptions) { self.options = options }
 
+        /// Numbers a footnote label (the renderer's ``footnoteNumber(_:)``).
+        var footnote: ((String) -> Int)?
+
         var top: Node { stack[stack.count - 1] }
 
         /// The input being parsed (text callbacks point into it) and its length.
@@ -483,9 +530,41 @@ public final class MarkdownRenderer {
                 add(Entities.decode(s), to: node)
             case MD_TEXT_HTML:
                 add(s, to: node, style: options.theme.html)
+            case MD_TEXT_NORMAL:
+                add(s, to: node)
+                if s.utf8.contains(UInt8(ascii: "]")) { markFootnoteReferences(in: node, added: s.utf8.count) }
             default:
                 add(s, to: node)
             }
+        }
+
+        /// `[^label]` completed by the text just added to the last span (a reference
+        /// whose definition may come later): shown as the footnote's number, raised.
+        func markFootnoteReferences(in node: Node, added: Int) {
+            guard let footnote else { return }
+            let k = node.lines.count - 1
+            guard var text = node.lines[k].last.map({ Array($0.text.utf8) }) else { return }
+            var found: [(open: Int, close: Int)] = []
+            var close = text.count - 1
+            let first = max(0, text.count - added)
+            while close >= first {
+                defer { close -= 1 }
+                guard text[close] == UInt8(ascii: "]") else { continue }
+                var open = close - 1
+                while open > 0 && close - open <= 1000, text[open] != UInt8(ascii: "["), text[open] != UInt8(ascii: "]"),
+                      text[open] != 0x20, text[open] != 0x09 { open -= 1 }
+                guard open >= 0, open + 2 < close, text[open] == UInt8(ascii: "["), text[open + 1] == UInt8(ascii: "^") else { continue }
+                found.append((open, close))
+                close = open
+            }
+            // Numbered left to right (the order of first reference), replaced right to left.
+            let numbers = found.reversed().map { footnote(String(decoding: text[($0.open + 2)..<$0.close], as: UTF8.self)) }
+            for (match, number) in zip(found, numbers.reversed()) {
+                let digits = String(String(number).map { MarkdownRenderer.superscriptDigits[$0]! })
+                text.replaceSubrange(match.open...match.close, with: Array(digits.utf8))
+            }
+            let changed = !found.isEmpty
+            if changed { node.lines[k][node.lines[k].count - 1].text = String(decoding: text, as: UTF8.self) }
         }
 
         /// `\)` or `\]` at `offset` closes `open`: what md4c made of the source in
@@ -616,6 +695,7 @@ public final class MarkdownRenderer {
         parseCount += 1
         let builder = Builder(options: options)
         builder.structureOnly = structureOnly
+        builder.footnote = { [unowned self] in self.footnoteNumber($0) }
         var parser = MD_PARSER()
         parser.abi_version = 0
         parser.flags = UInt32(MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | MD_FLAG_LATEXMATHSPANS
@@ -1111,6 +1191,8 @@ public final class MarkdownRenderer {
     }
 
     /// Display width of `text` in columns.
+    static let superscriptDigits: [Character: Character] = Dictionary(uniqueKeysWithValues: zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
     static func trimmingSpaces(_ text: String) -> Substring {
         let start = text.firstIndex { $0 != " " } ?? text.endIndex
         let end = text.lastIndex { $0 != " " }.map { text.index(after: $0) } ?? start

@@ -62,6 +62,12 @@ public struct MarkdownStream {
     private var region: [UInt8] = []
     private var partial: [UInt8] = []
     private var fence: Fence?
+    /// Footnote definitions (`[^label]: text`), held for the end of the text, and
+    /// whether the last one goes on in the next line.
+    private var footnotes: [MarkdownRenderer.Footnote] = []
+    private var footnoteOpen = false
+    /// A blank line followed the open definition: only indented lines go on in it.
+    private var footnoteAfterBlank = false
     /// The open fence's info word and, when the renderer collects blocks, its code.
     private var fenceInfo = ""
     private var fenceCode: [UInt8] = []
@@ -197,6 +203,14 @@ public struct MarkdownStream {
         } else if !region.isEmpty {
             cut()
         }
+        if !footnotes.isEmpty {
+            // GitHub shows footnotes at the end: so do we, after the text block.
+            if emittedBlocks { finals.append(.blank) }
+            finals += renderer.footnoteSection(footnotes)
+            emittedBlocks = true
+            footnotes.removeAll()
+        }
+        footnoteOpen = false
         return takeFinals()
     }
 
@@ -448,6 +462,24 @@ public struct MarkdownStream {
                 finals.append(renderer.codeLine(code, tokens: tokens))
             }
             return
+        }
+        if continuingSplit && footnoteOpen {
+            footnotes[footnotes.count - 1].text += line  // the rest of a long definition line
+            return
+        }
+        if !continuingSplit, let start = Self.footnoteDefinition(line) {
+            footnotes.append(.init(label: start.label, text: Array(line[start.content...])))
+            (footnoteOpen, footnoteAfterBlank) = (true, false)
+            return
+        }
+        if footnoteOpen {
+            switch Self.footnoteContinuation(line, afterBlank: footnoteAfterBlank) {
+            case .line(let text):
+                footnotes[footnotes.count - 1].text += text
+                return
+            case .blank: footnoteAfterBlank = true  // and the blank line goes on below
+            case .end: footnoteOpen = false
+            }
         }
         let blank = Self.isBlank(line)
         if region.isEmpty {
@@ -719,12 +751,13 @@ public struct MarkdownStream {
             }
             scanner.speculate(&text)
         }
-        // The open block's code blocks are numbered as they will be once final, then
-        // forgotten: they are reported when their block is.
-        let (numbered, kept) = (renderer.codeBlocksNumbered, renderer.renderedCodeBlocks.count)
+        // The open block's code blocks and footnote references are numbered as they
+        // will be once final, then forgotten: they are numbered for good when final.
+        let (numbered, kept, footnoteNumbers) = (renderer.codeBlocksNumbered, renderer.renderedCodeBlocks.count, renderer.footnoteNumbers)
         let blocks = renderer.blocks(&text, count: text.count, listStart: listStart)
         renderer.codeBlocksNumbered = numbered
         renderer.renderedCodeBlocks.removeSubrange(kept...)
+        renderer.footnoteNumbers = footnoteNumbers
         var lines: [StyledLine] = []
         var emitted = emittedBlocks
         compose(blocks, into: &lines, emitted: &emitted)
@@ -743,6 +776,78 @@ public struct MarkdownStream {
     }
 
     // MARK: - Line classes
+
+    /// A footnote definition's start: `[^label]:` after at most three spaces; the
+    /// label (1 to 999 bytes, no space or bracket) and where the text starts.
+    static func footnoteDefinition(_ line: [UInt8]) -> (label: String, content: Int)? {
+        var k = 0
+        while k < line.count && k < 3 && line[k] == 0x20 { k += 1 }
+        guard k + 1 < line.count, line[k] == UInt8(ascii: "["), line[k + 1] == UInt8(ascii: "^") else { return nil }
+        let labelStart = k + 2
+        var e = labelStart
+        while e < line.count, line[e] != UInt8(ascii: "]"), line[e] != UInt8(ascii: "["), line[e] != 0x20, line[e] != 0x09 { e += 1 }
+        guard e > labelStart, e - labelStart <= 999, e + 1 < line.count, line[e] == UInt8(ascii: "]"),
+              line[e + 1] == UInt8(ascii: ":") else { return nil }
+        var content = e + 2
+        while content < line.count && (line[content] == 0x20 || line[content] == 0x09) { content += 1 }
+        return (String(decoding: line[labelStart..<e], as: UTF8.self), content)
+    }
+
+    enum FootnoteContinuation: Equatable {
+        /// The line goes on in the definition, as this text.
+        case line([UInt8])
+        case blank
+        case end
+    }
+
+    /// What `line` does to an open footnote definition: a non-blank line goes on in it
+    /// (lazily, as in a paragraph), after a blank line only when indented by four
+    /// spaces (a further paragraph, quote or code of the note); up to four spaces of
+    /// indentation are taken off.
+    static func footnoteContinuation(_ line: [UInt8], afterBlank: Bool) -> FootnoteContinuation {
+        if isBlank(line) { return .blank }
+        if afterBlank && indent(line) < 4 { return .end }
+        var k = 0
+        while k < line.count && k < 4 && line[k] == 0x20 { k += 1 }
+        return .line((afterBlank ? [0x0A, 0x0A] : [0x0A]) + line[k...])
+    }
+
+    /// `text` without its footnote definitions (outside top-level fences), and the
+    /// definitions: the same lines ``MarkdownStream`` holds back, for one-shot renders.
+    static func splitFootnotes(_ text: [UInt8]) -> (body: [UInt8], footnotes: [MarkdownRenderer.Footnote]) {
+        var body: [UInt8] = []
+        var footnotes: [MarkdownRenderer.Footnote] = []
+        var open = false, afterBlank = false
+        var fence: Fence?
+        var start = 0
+        while start < text.count {
+            let end = text[start...].firstIndex(of: 0x0A) ?? text.count
+            var line = Array(text[start..<end])
+            if line.last == 0x0D { line.removeLast() }
+            let next = min(text.count, end + 1)
+            defer { start = next }
+            if let f = fence {
+                if closes(line, f) { fence = nil }
+            } else if let definition = footnoteDefinition(line) {
+                footnotes.append(.init(label: definition.label, text: Array(line[definition.content...])))
+                (open, afterBlank) = (true, false)
+                continue
+            } else {
+                if open {
+                    switch footnoteContinuation(line, afterBlank: afterBlank) {
+                    case .line(let more):
+                        footnotes[footnotes.count - 1].text += more
+                        continue
+                    case .blank: afterBlank = true
+                    case .end: open = false
+                    }
+                }
+                if !open || isBlank(line) { fence = fenceOpener(line) }
+            }
+            body += text[start..<next]
+        }
+        return (body, footnotes)
+    }
 
     static func isBlank(_ line: [UInt8]) -> Bool {
         line.allSatisfy { $0 == 0x20 || $0 == 0x09 }

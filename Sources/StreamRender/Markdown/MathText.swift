@@ -170,7 +170,7 @@ public enum MathText {
                 i += 1
             }
             if let symbol = Self.symbols[name] { return symbol }
-            if Self.names.contains(name) { return name }
+            if Self.names.contains(name) { return name == "bmod" ? "mod" : name }
             if Self.ignored.contains(name) {
                 if (name == "left" || name == "right") && i < s.count && s[i] == "." { i += 1 }
                 return ""
@@ -266,7 +266,8 @@ public enum MathText {
                 inEnvironment = true
                 let body = MathText.collapsed(sequence(until: .environment(env)))
                 inEnvironment = outer
-                var rows = body
+                // Cells one space apart, rows `; ` apart, nothing before a `;`.
+                var rows = body.replacingSpaceBeforeSemicolons()
                 while rows.hasSuffix(";") { rows.removeLast(); rows = MathText.collapsed(rows) }
                 return wrap.0 + rows + wrap.1
             default:
@@ -371,5 +372,16 @@ public enum MathText {
             for (a, b) in zip("βγρφχ", "ᵦᵧᵨᵩᵪ") { t[a] = b }
             return t
         }()
+    }
+}
+
+extension String {
+    fileprivate func replacingSpaceBeforeSemicolons() -> String {
+        var out = ""
+        for ch in self {
+            if ch == ";" && out.last == " " { out.removeLast() }
+            out.append(ch)
+        }
+        return out
     }
 }
