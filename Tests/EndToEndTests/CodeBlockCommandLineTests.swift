@@ -89,3 +89,44 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 3)
     }
 }
+
+/// Code lines copy exactly from the live view: a line of printable ASCII wider than
+/// the pane is written whole and wrapped by the terminal, so `tmux capture-pane -J` (or
+/// a selection) gives the source line byte for byte, through resizes while it is
+/// revealed. A line with wide or ambiguous characters keeps the `↪` wrap (a terminal
+/// measuring them otherwise would move every row after it).
+@Suite(.enabled(if: tmuxIsAvailable)) struct CodeLineCopyTests: EndToEnd {
+    /// A 200-column shell line, and one with CJK and an emoji, in a fenced block
+    /// inside a list item.
+    static let lines = [
+        "curl -sS -X POST \"$API_URL/v1/messages\" -H \"content-type: application/json\" -H \"x-api-key: $KEY\" "
+            + "--data '{\"model\": \"m\", \"max_tokens\": 1024, \"stream\": true}' --max-time 30 | jq -r '.content[0].text' > out.md",
+        "printf '%s\\n' \"日本語のテキスト、中文字符和한국어 👩‍👩‍👧 mixed with ASCII to cross the edge at odd columns\" | tee out.txt",
+    ]
+    static var answer: String {
+        "Steps:\n\n1. Run it:\n\n   ```bash\n" + lines.map { "   " + $0 + "\n" }.joined() + "   ```\n\nDone.\n"
+    }
+
+    @Test(arguments: ["", "resize"])
+    func aLongCodeLineCopiesAsTheSourceLine(_ mode: String) async throws {
+        #expect(Self.lines[0].count >= 200)
+        let file = CodeBlockCommandLineTests.temporaryPath("answer") + ".md"
+        try Self.answer.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let binary = CommandLineTests.binary.path
+        // Streamed slowly, default flags (the pacer reveals it over a few seconds).
+        let command = "while IFS= read -r l; do printf '%s\\n' \"$l\"; sleep 0.2; done < '\(file)' | '\(binary)'"
+        let joined = try await Self.capture(command, width: 70, height: 12, during: { tmux in
+            mode == "resize" ? "sleep 1.3; \(tmux) resize-window -t t -x 50; sleep 0.6; \(tmux) resize-window -t t -x 90; sleep 0.5; \(tmux) resize-window -t t -x 61" : ""
+        }, joinWrapped: true)
+        // tmux's -J keeps the cleared cells at the end of a row that held longer text
+        // before as spaces: the line's own bytes are compared, trailing blanks aside.
+        let rows = joined.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        #expect(rows.contains("   " + Self.lines[0]), "\(mode): the shell line not in\n\(joined.joined(separator: "\n"))")
+        // The other line: word-wrapped rows, `↪` before each continuation.
+        let start = joined.firstIndex { $0.hasPrefix("   printf") }
+        #expect(start.map { joined[$0 + 1].hasPrefix("   ↪ ") } == true, "\(joined)")
+        let trimmed = joined.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(trimmed.contains("Done.") && trimmed.contains("1 · bash"))
+    }
+}

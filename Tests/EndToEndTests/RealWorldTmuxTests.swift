@@ -20,8 +20,10 @@ struct RealWorldTmuxTests: EndToEnd {
     /// The text without its spacing, in order: above a live view side lines (and the
     /// terminal itself, standard error) wrap where plain output does not; emoji scalars
     /// as tmux 3.3 keeps them.
+    /// The text without whitespace and without `↪` (plain output marks a wrapped code
+    /// line with it; the live view lets the terminal wrap the line instead).
     static func letters(_ text: String) -> [Character] {
-        TmuxTests.normalized(text).filter { !$0.isWhitespace }.map { $0 }
+        TmuxTests.normalized(text).filter { !$0.isWhitespace && $0 != "↪" }.map { $0 }
     }
 
     /// Runs `commands` in tmux windows of one server, `parallel` at a time, and returns

@@ -77,10 +77,13 @@ extension EndToEnd {
     /// Runs `command` in a detached tmux pane of `width` x `height`; returns the pane's
     /// scrollback and screen once the command is done, trailing blank rows removed.
     /// One shell script drives tmux from start to capture.
+    /// `joinWrapped`: rows the terminal wrapped come back joined (`capture-pane -J`, as
+    /// a selection copies them).
     static func capture(_ command: String, width: Int, height: Int, escapes: Bool = false,
                         during: (String) -> String = { _ in "" },
-                        after: (String) -> String = { _ in "" }) async throws -> [String] {
-        rows(try await Child.script(driver(command, width: width, height: height, escapes: escapes, during: during, after: after)))
+                        after: (String) -> String = { _ in "" }, joinWrapped: Bool = false) async throws -> [String] {
+        rows(try await Child.script(driver(command, width: width, height: height, escapes: escapes, during: during, after: after,
+                                           joinWrapped: joinWrapped)))
     }
 
     /// ``capture(_:width:height:escapes:during:after:)`` for a synchronous caller (a
@@ -102,7 +105,7 @@ extension EndToEnd {
 
     /// The shell script that runs `command` in a tmux pane and prints the capture.
     static func driver(_ command: String, width: Int, height: Int, escapes: Bool,
-                       during: (String) -> String, after: (String) -> String) -> String {
+                       during: (String) -> String, after: (String) -> String, joinWrapped: Bool = false) -> String {
         let socket = "streamrender-\(getpid())-\(Int.random(in: 0..<1_000_000))"
         func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let pane = "\(command); tmux -L \(socket) wait-for -S done; sleep 60"
@@ -111,7 +114,7 @@ extension EndToEnd {
             \(during("tmux -L \(socket)"))
             timeout 120 tmux -L \(socket) wait-for done
             \(after("tmux -L \(socket)"))
-            tmux -L \(socket) capture-pane -p \(escapes ? "-e " : "")-S - -t t
+            tmux -L \(socket) capture-pane -p \(escapes ? "-e " : "")\(joinWrapped ? "-J " : "")-S - -t t
             tmux -L \(socket) kill-server >/dev/null 2>&1
             """
     }

@@ -9,10 +9,12 @@ import Testing
 /// point (wcwidth).
 @Suite(.serialized, .enabled(if: tmuxIsAvailable))
 struct TmuxTests: EndToEnd {
-    static func expected(_ answer: String, width: Int, markdown: Bool = true) -> [String] {
+    /// `inline`: as the inline view shows it, long code lines cut where the terminal
+    /// wraps them (plain output wraps them between words after a `↪`).
+    static func expected(_ answer: String, width: Int, markdown: Bool = true, inline: Bool = false) -> [String] {
         // The default: markdown rendered (plain output shows the same structure).
         var printer = PlainTextPrinter(settings: LayoutSettings(width: width, policy: .wcwidth),
-                                       markdown: markdown ? MarkdownOptions() : nil)
+                                       markdown: markdown ? MarkdownOptions(codeWrapsLikeTerminal: inline) : nil)
         var text = printer.append(answer) + printer.finish()
         if text.hasSuffix("\n") { text.removeLast() }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
@@ -50,7 +52,7 @@ struct TmuxTests: EndToEnd {
             ? "'\(binary)' '\(fixture)'"
             : "\(Self.slowly(fixture)) | '\(binary)' \(mode)"
         let rows = try await Self.capture(command, width: 40, height: 12)
-        Self.expectRows(rows, Self.expected(answer, width: 40), mode)
+        Self.expectRows(rows, Self.expected(answer, width: 40, inline: mode != "--fullscreen"), mode)
     }
 
     /// The coding answer as a user sees it with the default flags: markdown rendered
@@ -168,7 +170,7 @@ struct TmuxTests: EndToEnd {
                                     during: { "sleep 0.4; \($0) send-keys -t t 'qzqzqz'; sleep 0.3; \($0) send-keys -t t 'xjxjxj' Enter" })
         let all = rows.joined(separator: "\n")
         #expect(!all.contains("qzqz") && !all.contains("xjxj"), "typed keys were shown")
-        Self.expectRows(rows, Self.expected(answer, width: 40), "typed keys")
+        Self.expectRows(rows, Self.expected(answer, width: 40, inline: true), "typed keys")
     }
 
     /// The input stalls with a paragraph still open; the pane is narrowed: the live
@@ -226,7 +228,7 @@ struct TmuxTests: EndToEnd {
         } else {
             Issue.record("bash's job lines are not where expected: \(rows.filter { $0.contains("f |") })")
         }
-        Self.expectRows(answerRows, Self.expected(answer, width: 70), "after Ctrl-Z and fg")
+        Self.expectRows(answerRows, Self.expected(answer, width: 70, inline: true), "after Ctrl-Z and fg")
     }
 }
 

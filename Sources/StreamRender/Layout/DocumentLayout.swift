@@ -323,7 +323,8 @@ struct DocumentLayout {
         let format = document[paragraph: number].format
         if format == 0 { return }
         let (first, other) = indents(of: format, in: document)
-        wrapper.setLineWidths(first: settings.width - first, other: settings.width - other)
+        wrapper.setLineWidths(first: settings.width - first, other: settings.width - other,
+                              cutsAnywhere: document.formats[format].wrapsLikeTerminal)
     }
 
     /// The columns the prefixes of format `id` take (first line, other lines), cut

@@ -37,6 +37,9 @@ struct ParagraphWrapper {
     private(set) var firstLineWidth: Int
     private(set) var otherLineWidth: Int
     private var onFirstLine = true
+    /// Every cluster boundary is an opportunity and spaces are text: lines are cut at
+    /// the exact width, as a terminal wraps (``ParagraphFormat/wrapsLikeTerminal``).
+    private(set) var cutsAnywhere = false
 
     enum Kind: UInt8 { case text, space, tab }
 
@@ -103,9 +106,10 @@ struct ParagraphWrapper {
     }
 
     /// Sets the text widths of the next paragraph (call after ``reset()``).
-    mutating func setLineWidths(first: Int, other: Int) {
+    mutating func setLineWidths(first: Int, other: Int, cutsAnywhere: Bool = false) {
         firstLineWidth = max(1, first)
         otherLineWidth = max(1, other)
+        self.cutsAnywhere = cutsAnywhere
     }
 
     /// The width of the current line's text.
@@ -152,6 +156,7 @@ struct ParagraphWrapper {
         onFirstLine = true
         firstLineWidth = settings.width
         otherLineWidth = settings.width
+        cutsAnywhere = false
     }
 
     /// Lays out what `text` (the whole paragraph so far) added since the last call.
@@ -233,6 +238,7 @@ struct ParagraphWrapper {
     /// nil while later text could still change the answer.
     private mutating func status(of c: Cluster, _ text: UnsafeBufferPointer<UInt8>, closed: Bool,
                                  breakers: LayoutBreakers) -> (Bool, Bool)? {
+        if cutsAnywhere { return (true, false) }
         while !isKnown() {
             let ahead = pendingHead + Self.lookaheadClusters
             let lastKnown = pending.count - 1
@@ -324,7 +330,7 @@ struct ParagraphWrapper {
         let width = self.width
         if isBreak && !line.isEmpty { lastBreakIndex = line.count }
         let w: Int
-        switch c.kind {
+        switch cutsAnywhere && c.kind == .space ? .text : c.kind {
         case .space:
             // Spaces never wrap: those that do not fit hang past the edge.
             if hungCount == 0 && column + 1 <= width {
@@ -366,7 +372,7 @@ struct ParagraphWrapper {
         guard lastBreakIndex > 0 && lastBreakIndex < line.count else {
             // The break is right before `c` (spaces hanging before it are dropped), or
             // there is none: the line keeps everything placed.
-            commitLine(upTo: line.count, trimSpaces: true, nextStart: Int(c.start), emit)
+            commitLine(upTo: line.count, trimSpaces: !cutsAnywhere, nextStart: Int(c.start), emit)
             return
         }
         let moved = Array(line[lastBreakIndex...])

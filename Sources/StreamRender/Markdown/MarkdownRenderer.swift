@@ -61,15 +61,20 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// LaTeX math (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) drawn with Unicode
     /// (``MathText``); false shows it as written, delimiters included.
     public var math: Bool
+    /// Code lines wider than the width are cut where a terminal wraps them, with no
+    /// continuation mark (``ParagraphFormat/wrapsLikeTerminal``), for a view that lets
+    /// the terminal wrap them; otherwise wrapped between words after a `↪`.
+    public var codeWrapsLikeTerminal: Bool
 
     public init(theme: MarkdownTheme = .dark, hyperlinks: Bool = false, width: Int = 80, policy: WidthPolicy = .grapheme,
-                numbersCodeBlocks: Bool = true, math: Bool = true) {
+                numbersCodeBlocks: Bool = true, math: Bool = true, codeWrapsLikeTerminal: Bool = false) {
         self.theme = theme
         self.hyperlinks = hyperlinks
         self.width = width
         self.policy = policy
         self.numbersCodeBlocks = numbersCodeBlocks
         self.math = math
+        self.codeWrapsLikeTerminal = codeWrapsLikeTerminal
     }
 }
 
@@ -252,7 +257,12 @@ public final class MarkdownRenderer {
     /// One line of code: kept as it is (tabs and indentation), wrapped lines marked,
     /// coloured by `tokens` (UTF-8 offsets in `text`; bytes in no token are plain).
     func codeLine(_ text: String, tokens: [Token] = [], base: Style = .plain) -> StyledLine {
-        let format = ParagraphFormat(continuationPrefix: [.init("↪ ", style: options.theme.codeContinuation)])
+        // Only printable ASCII is left to the terminal's wrap: every terminal gives it one
+        // column a character, so the rows the view counts are the rows the terminal makes
+        // (an emoji or CJK width it measured otherwise would shift the whole live region).
+        let format = ParagraphFormat(continuationPrefix: [.init("↪ ", style: options.theme.codeContinuation)],
+                                     wrapsLikeTerminal: options.codeWrapsLikeTerminal
+                                        && text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F })
         let codeBase = base.merged(with: options.theme.codeBlock)
         if tokens.isEmpty {
             let content = clean(text, tabs: true)
@@ -943,6 +953,7 @@ public final class MarkdownRenderer {
                 } else {
                     line.format.firstPrefix.insert(bar, at: 0)
                     line.format.continuationPrefix.insert(bar, at: 0)
+                    line.format.wrapsLikeTerminal = false  // `│` is ambiguous-width: see `codeLine`
                 }
                 return line
             }
@@ -971,6 +982,7 @@ public final class MarkdownRenderer {
                     if j == 0 {
                         line.format.firstPrefix = marker + line.format.firstPrefix
                         line.format.continuationPrefix.insert(pad, at: 0)
+                        if !marker.allSatisfy({ $0.text.utf8.allSatisfy { $0 < 0x7F } }) { line.format.wrapsLikeTerminal = false }
                     } else if !(line.spans.isEmpty && line.format.isPlain) {
                         line.format.firstPrefix.insert(pad, at: 0)
                         line.format.continuationPrefix.insert(pad, at: 0)

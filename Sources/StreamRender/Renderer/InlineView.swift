@@ -95,7 +95,7 @@ public struct InlineView {
         var live: [VisualLine] = []
         if let limit = revealLimit {
             // Final lines go into the scrollback once wholly revealed; the rest wait.
-            let revealed = pendingFinal.firstIndex { !$0.isRevealed(to: limit) } ?? pendingFinal.count
+            let revealed = wholeRows(pendingFinal.firstIndex { !$0.isRevealed(to: limit) } ?? pendingFinal.count)
             finals = Array(pendingFinal[..<revealed])
             pendingFinal.removeFirst(revealed)
             var shown: [VisualLine] = []
@@ -105,9 +105,10 @@ public struct InlineView {
             }
             live = Array(shown.suffix(liveRows))
         } else {
-            finals = pendingFinal
-            pendingFinal.removeAll(keepingCapacity: true)
-            if !finished { live = Array(view.layout.provisionalLines(in: view.document).suffix(liveRows)) }
+            let count = wholeRows(pendingFinal.count)
+            finals = Array(pendingFinal[..<count])
+            pendingFinal.removeFirst(count)
+            if !finished { live = Array((pendingFinal + view.layout.provisionalLines(in: view.document)).suffix(liveRows)) }
         }
         // Done: everything is final and written.
         let done = finished && pendingFinal.isEmpty
@@ -117,13 +118,31 @@ public struct InlineView {
         // line to allocate and diff, all at once.
         var batch = finals[...]
         while batch.count > max(shown.height, Self.finalBatchRows) {
-            let size = max(shown.height, Self.finalBatchRows)
+            var size = max(shown.height, Self.finalBatchRows)
+            // Not between two rows the terminal's wrap joins (unless one line fills the batch).
+            while size > 1 && continuesByWrap(batch[batch.startIndex + size - 1]) { size -= 1 }
+            if size == 1 && continuesByWrap(batch[batch.startIndex]) { size = max(shown.height, Self.finalBatchRows) }
             write(finals: batch.prefix(size), live: [], statusLine: nil, done: false, into: &out)
             batch = batch.dropFirst(size)
         }
         write(finals: batch, live: live, statusLine: done ? nil : status, done: done, into: &out)
         bytesWritten += out.count - start
         framesWritten += 1
+    }
+
+    /// How many of the first `count` pending final lines go to the scrollback: not a
+    /// line the terminal's wrap continues in the next one, until that one goes too
+    /// (a wrapped line half in the scrollback would be re-wrapped by the terminal on a
+    /// resize with its other half in the live region).
+    private func wholeRows(_ count: Int) -> Int {
+        var n = count
+        while n > 0, case let line = pendingFinal[n - 1], continuesByWrap(line) { n -= 1 }
+        return n
+    }
+
+    private func continuesByWrap(_ line: VisualLine) -> Bool {
+        let paragraph = view.document[paragraph: line.paragraph]
+        return line.end < paragraph.text.count && view.document.formats[paragraph.format].wrapsLikeTerminal
     }
 
     /// Final rows written per frame at most (more are written in several frames).
@@ -137,7 +156,10 @@ public struct InlineView {
         let rows = max(shown.height, finals.count + live.count + (statusLine == nil ? 0 : 1))
         var next = Frame(width: width, height: rows)
         var previous = Frame(rowsOf: shown, from: 0, height: rows)
-        for (k, line) in finals.enumerated() { draw(line, row: k, in: &next) }
+        // Final rows only are left to the terminal's wrap: a live row the terminal marked
+        // wrapped would stay marked when other text is drawn there later, and the
+        // terminal would join it to the next row on a resize or a selection.
+        for (k, line) in finals.enumerated() { draw(line, row: k, in: &next, terminalWraps: true) }
         for (k, line) in live.enumerated() { draw(line, row: finals.count + k, in: &next) }
         if let statusLine {
             let dim = view.intern(Style(attributes: .dim))
@@ -157,6 +179,13 @@ public struct InlineView {
                 previous.markUnwritten(row: r, column: c)
             }
             written[r] = end
+            // A row the terminal's wrap continues gets its first cell from that wrap:
+            // the row before is written again right before it, so nothing moves the
+            // cursor in between (the terminal marks the row wrapped only so).
+            if r > 0 && next.wraps(row: r - 1) {
+                previous.markRowUnwritten(r - 1)
+                if r < shown.height { previous.markRowUnwritten(r) }
+            }
         }
         if let last = finals.last {
             finalEnd = TextPosition(paragraph: last.paragraph, offset: last.end)
@@ -239,6 +268,7 @@ public struct InlineView {
     /// How a terminal narrowed to `newWidth` re-wraps row `r` of the region (its text
     /// up to the last non-blank cell, a wide cell never split): the number of rows it
     /// takes, or with `column`, the index of the row that cell (the cursor) lands on.
+    /// (The region's rows are never ones the terminal wrapped: only final rows are.)
     private func reflow(row r: Int, to newWidth: Int, column: Int?) -> Int {
         var end = 0
         for c in 0..<shown.width where !shown[r, c].isPlainBlank { end = c + 1 }
@@ -272,7 +302,9 @@ public struct InlineView {
     }
 
     /// Draws `line` (clipped to what was not yet written as final) on `row`.
-    private func draw(_ line: VisualLine, row: Int, in frame: inout Frame) {
+    /// `terminalWraps`: a code row cut where the terminal wraps goes on in the next row
+    /// by that wrap (final rows, written once).
+    private func draw(_ line: VisualLine, row: Int, in frame: inout Frame, terminalWraps: Bool = false) {
         var clipped = line
         if let finalEnd, line.paragraph == finalEnd.paragraph && finalEnd.offset > line.start {
             clipped.start = min(finalEnd.offset, line.end)
@@ -281,6 +313,6 @@ public struct InlineView {
             while clipped.start < clipped.end && text[clipped.start] == 0x20 { clipped.start += 1 }
         }
         LineDrawer.draw(clipped, row: row, in: &frame, view: view,
-                        splitter: splitter, revealedTo: revealLimit)
+                        splitter: splitter, revealedTo: revealLimit, terminalWraps: terminalWraps)
     }
 }

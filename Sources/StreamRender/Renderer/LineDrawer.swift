@@ -6,8 +6,10 @@ enum LineDrawer {
     /// - Complexity: O(n) in the line's bytes.
     /// With `revealedTo`, the line was cut at the pacer's reveal position (see
     /// ``VisualLine/clipped(revealedTo:)``): its fill starts after the text drawn.
+    /// With `terminalWraps`, a row of a paragraph that wraps like a terminal is marked
+    /// to go on in the next row by the terminal's own wrap (``Frame/wraps(row:)``).
     static func draw(_ line: VisualLine, row: Int, in frame: inout Frame, view: WrappedDocument,
-                     splitter: CellSplitter, revealedTo limit: TextPosition? = nil) {
+                     splitter: CellSplitter, revealedTo limit: TextPosition? = nil, terminalWraps: Bool = false) {
         let document = view.document, settings = view.layout.settings
         guard document.paragraphNumbers.contains(line.paragraph) else { return }
         let decoration = view.decoration(of: line)
@@ -52,6 +54,11 @@ enum LineDrawer {
                 column = frame.put(text, width: width, style: paragraph.style(at: origin[range.lowerBound]),
                                    row: row, column: column)
             }
+        }
+        // A row cut where the terminal wraps goes on in the next one by that wrap.
+        if terminalWraps && line.end < paragraph.text.count && column >= frame.width - 1
+            && document.formats[paragraph.format].wrapsLikeTerminal {
+            frame.setWraps(row: row)
         }
         if let fill = decoration.fill {
             var fillCount = decoration.fillCount

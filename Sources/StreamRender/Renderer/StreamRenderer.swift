@@ -241,9 +241,10 @@ public final class StreamRenderer: ResponseRouting {
         let settings = configuration.layout
         var markdown: MarkdownOptions?
         if configuration.markdown {
+            // The inline view lets the terminal wrap long code lines (they copy as one line).
             markdown = MarkdownOptions(theme: configuration.theme,
                                        hyperlinks: configuration.output != .plain && configuration.capabilities.hyperlinks,
-                                       math: configuration.math)
+                                       math: configuration.math, codeWrapsLikeTerminal: configuration.output == .inline)
         }
         switch configuration.output {
         case .plain:

@@ -8,12 +8,31 @@ public struct Frame: Hashable, Sendable {
     public let width: Int
     public let height: Int
     private(set) var cells: [Cell]
+    /// Rows whose text goes on in the next row by the terminal's own wrap (a long code
+    /// line): written as one run, so the terminal marks them wrapped and a selection
+    /// copies them as one line.
+    private var wrapped: [Bool]
 
     public init(width: Int, height: Int) {
         precondition(width >= 1 && height >= 0)
         self.width = width
         self.height = height
         cells = Array(repeating: .blank, count: width * height)
+        wrapped = Array(repeating: false, count: height)
+    }
+
+    /// Whether `row`'s text goes on in the next row by the terminal's wrap.
+    ///
+    /// - Complexity: O(1).
+    public func wraps(row: Int) -> Bool { row >= 0 && row < height && wrapped[row] }
+
+    /// Marks `row` as going on in the next row by the terminal's wrap (its text
+    /// reaches the last column, or the column before a wide cluster that moved on).
+    ///
+    /// - Complexity: O(1).
+    public mutating func setWraps(row: Int, _ wraps: Bool = true) {
+        guard row >= 0 && row + 1 < height else { return }
+        wrapped[row] = wraps
     }
 
     /// The cell at `row`, `column`.
@@ -125,6 +144,7 @@ public struct Frame: Hashable, Sendable {
         let count = max(0, min(height, source.height - first))
         if count > 0 {
             cells.replaceSubrange(0..<count * width, with: source.cells[(first * width)..<((first + count) * width)])
+            wrapped.replaceSubrange(0..<count, with: source.wrapped[first..<(first + count)])
         }
     }
 

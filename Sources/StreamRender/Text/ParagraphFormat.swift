@@ -29,22 +29,33 @@ public struct ParagraphFormat: Hashable, Sendable {
 
     /// Drawn before the paragraph's first visual line.
     public var firstPrefix: [Piece]
-    /// Drawn before each of its other visual lines.
-    public var continuationPrefix: [Piece]
+    /// Drawn before each of its other visual lines (none when it wraps like a
+    /// terminal: the terminal's own wrap starts those rows).
+    public var continuationPrefix: [Piece] {
+        get { wrapsLikeTerminal ? [] : storedContinuationPrefix }
+        set { storedContinuationPrefix = newValue }
+    }
+    private var storedContinuationPrefix: [Piece]
     /// Repeated after the text to the right edge (thematic breaks).
     public var fill: Piece?
+    /// Cut at the exact width between clusters, as a terminal wraps a long row (no
+    /// word wrap, spaces kept, no continuation prefix), so a live view can write it
+    /// as one run the terminal wraps itself: selecting it copies the source line.
+    public var wrapsLikeTerminal: Bool
 
-    public init(firstPrefix: [Piece] = [], continuationPrefix: [Piece] = [], fill: Piece? = nil) {
+    public init(firstPrefix: [Piece] = [], continuationPrefix: [Piece] = [], fill: Piece? = nil,
+                wrapsLikeTerminal: Bool = false) {
         self.firstPrefix = firstPrefix
-        self.continuationPrefix = continuationPrefix
+        self.storedContinuationPrefix = continuationPrefix
         self.fill = fill
+        self.wrapsLikeTerminal = wrapsLikeTerminal
     }
 
     /// No prefix, no fill: plain text.
     public static let plain = ParagraphFormat()
 
     /// Whether the format draws nothing besides the text.
-    public var isPlain: Bool { firstPrefix.isEmpty && continuationPrefix.isEmpty && fill == nil }
+    public var isPlain: Bool { firstPrefix.isEmpty && continuationPrefix.isEmpty && fill == nil && !wrapsLikeTerminal }
 }
 
 /// The formats of a document's paragraphs, each stored once and named by a small

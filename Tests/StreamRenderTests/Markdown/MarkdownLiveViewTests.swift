@@ -85,7 +85,8 @@ import Testing
     @Test func theLiveViewLeavesTheOneShotRendering() {
         let answer = Fixtures.text("answers/coding-answer.md")
         let stream = anthropicStream([answer])
-        var printer = PlainTextPrinter(settings: LayoutSettings(width: 50), markdown: MarkdownOptions())
+        // As the inline view lays code out: long lines cut where the terminal wraps them.
+        var printer = PlainTextPrinter(settings: LayoutSettings(width: 50), markdown: MarkdownOptions(codeWrapsLikeTerminal: true))
         var want = (printer.append(answer) + printer.finish()).split(separator: "\n", omittingEmptySubsequences: false).map { InlineViewTests.trimmed(String($0)) }
         if want.last == "" { want.removeLast() }
         let seed = TestSeed.base(0x4D44_0003)
@@ -121,8 +122,10 @@ import Testing
         return got
     }
 
+    /// The one-shot rendering as the inline view lays it out (long code lines cut
+    /// where the terminal wraps them).
     static func oneShot(_ text: String, width: Int) -> [String] {
-        var printer = PlainTextPrinter(settings: LayoutSettings(width: width), markdown: MarkdownOptions())
+        var printer = PlainTextPrinter(settings: LayoutSettings(width: width), markdown: MarkdownOptions(codeWrapsLikeTerminal: true))
         var want = (printer.append(text) + printer.finish()).split(separator: "\n", omittingEmptySubsequences: false)
             .map { InlineViewTests.trimmed(String($0)) }
         while want.last == "" { want.removeLast() }
