@@ -65,6 +65,7 @@ public struct MarkdownStream {
     /// Footnote definitions (`[^label]: text`), held for the end of the text, and
     /// whether the last one goes on in the next line.
     private var footnotes: [MarkdownRenderer.Footnote] = []
+    private var footnoteBytes = 0
     private var footnoteOpen = false
     /// A blank line followed the open definition: only indented lines go on in it.
     private var footnoteAfterBlank = false
@@ -209,6 +210,7 @@ public struct MarkdownStream {
             finals += renderer.footnoteSection(footnotes)
             emittedBlocks = true
             footnotes.removeAll()
+            footnoteBytes = 0
         }
         footnoteOpen = false
         return takeFinals()
@@ -463,20 +465,27 @@ public struct MarkdownStream {
             }
             return
         }
-        if continuingSplit && footnoteOpen {
+        if continuingSplit && footnoteOpen && footnoteBytes + line.count <= Self.maximumFootnoteBytes {
             footnotes[footnotes.count - 1].text += line  // the rest of a long definition line
+            footnoteBytes += line.count
             return
         }
-        if !continuingSplit, let start = Self.footnoteDefinition(line) {
+        if !continuingSplit, let start = Self.footnoteDefinition(line),
+           Self.holds(start.label, line.count - start.content, in: footnotes, bytes: footnoteBytes) {
             footnotes.append(.init(label: start.label, text: Array(line[start.content...])))
+            footnoteBytes += line.count - start.content
             (footnoteOpen, footnoteAfterBlank) = (true, false)
             return
         }
+        // A definition not held (see ``holds(_:_:in:bytes:)``) ends the one before.
+        if footnoteOpen && !continuingSplit && Self.footnoteDefinition(line) != nil { footnoteOpen = false }
         if footnoteOpen {
             switch Self.footnoteContinuation(line, afterBlank: footnoteAfterBlank) {
-            case .line(let text):
+            case .line(let text) where footnoteBytes + text.count <= Self.maximumFootnoteBytes:
                 footnotes[footnotes.count - 1].text += text
+                footnoteBytes += text.count
                 return
+            case .line: footnoteOpen = false  // past the bound: the rest stands where it is
             case .blank: footnoteAfterBlank = true  // and the blank line goes on below
             case .end: footnoteOpen = false
             }
@@ -777,6 +786,16 @@ public struct MarkdownStream {
 
     // MARK: - Line classes
 
+    /// Footnote text held for the end of a text block at most; a definition past it, or
+    /// a second one of a label already held, is rendered where it stands (memory stays
+    /// bounded; nothing is dropped).
+    public static let maximumFootnoteBytes = 64 << 10
+
+    /// Whether a definition of `label` with `bytes` of text is held for the end.
+    static func holds(_ label: String, _ bytes: Int, in held: [MarkdownRenderer.Footnote], bytes heldBytes: Int) -> Bool {
+        heldBytes + bytes <= maximumFootnoteBytes && !held.contains { $0.label.lowercased() == label.lowercased() }
+    }
+
     /// A footnote definition's start: `[^label]:` after at most three spaces; the
     /// label (1 to 999 bytes, no space or bracket) and where the text starts.
     static func footnoteDefinition(_ line: [UInt8]) -> (label: String, content: Int)? {
@@ -817,6 +836,7 @@ public struct MarkdownStream {
     static func splitFootnotes(_ text: [UInt8]) -> (body: [UInt8], footnotes: [MarkdownRenderer.Footnote]) {
         var body: [UInt8] = []
         var footnotes: [MarkdownRenderer.Footnote] = []
+        var heldBytes = 0
         var open = false, afterBlank = false
         var fence: Fence?
         var start = 0
@@ -828,16 +848,21 @@ public struct MarkdownStream {
             defer { start = next }
             if let f = fence {
                 if closes(line, f) { fence = nil }
-            } else if let definition = footnoteDefinition(line) {
+            } else if let definition = footnoteDefinition(line),
+                      holds(definition.label, line.count - definition.content, in: footnotes, bytes: heldBytes) {
                 footnotes.append(.init(label: definition.label, text: Array(line[definition.content...])))
+                heldBytes += line.count - definition.content
                 (open, afterBlank) = (true, false)
                 continue
             } else {
+                if open && footnoteDefinition(line) != nil { open = false }
                 if open {
                     switch footnoteContinuation(line, afterBlank: afterBlank) {
-                    case .line(let more):
+                    case .line(let more) where heldBytes + more.count <= maximumFootnoteBytes:
                         footnotes[footnotes.count - 1].text += more
+                        heldBytes += more.count
                         continue
+                    case .line: open = false
                     case .blank: afterBlank = true
                     case .end: open = false
                     }

@@ -103,3 +103,26 @@ import Foundation
         #expect(streamMarkdown(document.unicodeScalars.map { String($0) }) == whole)
     }
 }
+
+extension FootnoteTests {
+    /// A repeated label's later definitions, and definitions past the held bound, are
+    /// rendered where they stand: memory stays bounded, no word is lost, and the
+    /// streamed rendering still equals the one-shot one.
+    @Test func heldFootnotesAreBoundedAndDuplicatesStandWhereTheyAre() {
+        let twice = "A claim[^1].\n\n[^1]: First note.\n[^1]: Second note, same label.\n\nMore[^2].\n\n[^2]: Other.\n"
+        let shown = text(MarkdownRenderer().render(twice))
+        #expect(shown.contains("¹: Second note, same label."), "\(shown)")  // where it was written
+        #expect(shown.hasSuffix("[1] First note.\n[2] Other."), "\(shown)")
+        #expect(streamMarkdown(twice.unicodeScalars.map { String($0) }) == MarkdownRenderer().render(twice))
+        // Many distinct notes: those past the bound stay in place; every word is kept.
+        let many = (1...3000).map { "Claim \($0)[^n\($0)].\n\n[^n\($0)]: Note number \($0) with some words to weigh it.\n\n" }.joined()
+        let whole = MarkdownRenderer().render(many)
+        let held = whole.filter { $0.format.firstPrefix.first?.text.hasPrefix("[") == true }.count
+        #expect(held > 100 && held < 3000, "\(held) held")
+        let words = Set(text(whole).split { !$0.isLetter && !("0"..."9").contains($0) })
+        #expect((1...3000).allSatisfy { words.contains(Substring("\($0)")) })
+        let seed = TestSeed.base(2614)
+        var rng = SeededGenerator(seed: seed)
+        #expect(streamMarkdown(randomPieces(many, using: &rng, maxScalars: 200)) == whole, "seed \(seed)")
+    }
+}
