@@ -553,7 +553,17 @@ public final class MarkdownRenderer {
         func markFootnoteReferences(in node: Node, added: Int) {
             guard let footnote else { return }
             let k = node.lines.count - 1
-            guard var text = node.lines[k].last.map({ Array($0.text.utf8) }) else { return }
+            guard let span = node.lines[k].last else { return }
+            // Most `]` close links: look for a `[^` where a reference could start before
+            // copying anything (a label is at most 999 bytes).
+            var previous: UInt8 = 0
+            var opens = false
+            for b in span.text.utf8.suffix(added + 1002) {
+                if previous == UInt8(ascii: "[") && b == UInt8(ascii: "^") { opens = true; break }
+                previous = b
+            }
+            guard opens else { return }
+            var text = Array(span.text.utf8)
             var found: [(open: Int, close: Int)] = []
             var close = text.count - 1
             let first = max(0, text.count - added)
