@@ -131,24 +131,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
         let r = try CommandLineTests.run(["--save-code", directory.path, Self.fixture])
         #expect(r.status == 0, "\(r.stderr)")
-        // The answer's fences, in order, with their code.
-        let answer = String(decoding: CommandLineTests.data("answers/coding-answer.md"), as: UTF8.self)
-        var expected: [(String, String)] = []
-        var language: String?
-        var code = ""
-        for line in answer.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                if let l = language {
-                    expected.append((l, code))
-                    language = nil
-                } else {
-                    language = String(line.dropFirst(3))
-                    code = ""
-                }
-            } else if language != nil {
-                code += line + "\n"
-            }
-        }
+        // The answer's fences, in order, with their code (read apart from the renderer).
+        let expected = CodeBlockCommandLineTests.expected
         let extensions = ["swift": "swift", "python": "py", "bash": "sh", "json": "json", "rust": "rs", "typescript": "ts"]
         #expect(!expected.isEmpty)
         for (k, (language, code)) in expected.enumerated() {

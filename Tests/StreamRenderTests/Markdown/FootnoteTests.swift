@@ -94,13 +94,7 @@ import Foundation
         var stream = MarkdownStream(options: MarkdownOptions())
         _ = stream.append("Early claim[^1] in a paragraph")
         #expect(text(stream.provisionalLines()) == "Early claim¹ in a paragraph")
-        let seed = TestSeed.base(2612)
-        var rng = SeededGenerator(seed: seed)
-        for round in 0..<60 {
-            let pieces = randomPieces(document, using: &rng)
-            #expect(streamMarkdown(pieces) == whole, "seed \(seed) round \(round) pieces \(pieces.debugDescription)")
-        }
-        #expect(streamMarkdown(document.unicodeScalars.map { String($0) }) == whole)
+        expectEveryChunking(document, rendersAs: whole, seed: 2612)
     }
 }
 

@@ -18,6 +18,18 @@ enum MarkdownCorpus {
     static let fixtures = ["answers/coding-answer.md", "answers/multilingual.md", "answers/music-recommendations.txt"]
 }
 
+/// `document` streamed in `rounds` seeded random chunkings and scalar by scalar renders
+/// as `whole` (its one-shot rendering); the seed is in every failure.
+func expectEveryChunking(_ document: String, rendersAs whole: [StyledLine], seed base: UInt64, rounds: Int = 60) {
+    let seed = TestSeed.base(base)
+    var rng = SeededGenerator(seed: seed)
+    for round in 0..<rounds {
+        let pieces = randomPieces(document, using: &rng)
+        #expect(streamMarkdown(pieces) == whole, "seed \(seed) round \(round) pieces \(pieces.debugDescription)")
+    }
+    #expect(streamMarkdown(document.unicodeScalars.map { String($0) }) == whole, "scalar by scalar")
+}
+
 /// Streams `pieces` through a ``MarkdownStream``, asking for the open block's lines
 /// after every piece (as frames do), and returns the final lines.
 func streamMarkdown(_ pieces: [String], options: MarkdownOptions = MarkdownOptions(), provisional: Bool = true) -> [StyledLine] {

@@ -79,12 +79,6 @@ import Testing
                          "ℕ ⊂ ℤ ⊂ ℝ, prices $5-$10.", "P(A ∣ B) = (P(B ∣ A) P(A))/(P(B))", "nxⁿ⁻¹"] {
             #expect(shown.contains(expected), "\(expected) in \(shown)")
         }
-        let seed = TestSeed.base(2611)
-        var rng = SeededGenerator(seed: seed)
-        for round in 0..<60 {
-            let pieces = randomPieces(document, using: &rng)
-            #expect(streamMarkdown(pieces) == whole, "seed \(seed) round \(round) pieces \(pieces.debugDescription)")
-        }
-        #expect(streamMarkdown(document.unicodeScalars.map { String($0) }) == whole)
+        expectEveryChunking(document, rendersAs: whole, seed: 2611)
     }
 }
