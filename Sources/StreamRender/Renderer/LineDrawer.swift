@@ -55,8 +55,8 @@ enum LineDrawer {
                                    row: row, column: column)
             }
         }
-        // A row cut where the terminal wraps goes on in the next one by that wrap.
-        if terminalWraps && line.end < paragraph.text.count && column >= frame.width - 1
+        // A full row cut where the terminal wraps goes on in the next one by that wrap.
+        if terminalWraps && line.end < paragraph.text.count && column == frame.width
             && document.formats[paragraph.format].wrapsLikeTerminal {
             frame.setWraps(row: row)
         }

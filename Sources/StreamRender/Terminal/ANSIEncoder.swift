@@ -64,10 +64,11 @@ public struct ANSIEncoder: Sendable {
                 while k < changes.count && changes[k].row == row { k += 1 }
                 continue
             }
-            if column == 0, frame.wraps(row: row - 1), let at = cursor, at.row == row - 1,
-               at.column == frame.width || (at.column == frame.width - 1 && frame[row, 0].width == 2) {
-                // Right after the row it continues: the terminal's own wrap takes the
-                // text on (and marks the row wrapped), so no cursor movement.
+            if column == 0, frame.wraps(row: row - 1), let at = cursor, at.row == row - 1, at.column == frame.width {
+                // Right after the full row it continues (wrap pending): the terminal's own
+                // wrap takes the text on and marks the row wrapped, so no cursor movement.
+                // (A row one short of a wide cluster is reached by a move: terminals
+                // disagree on a wide cluster written in the last column.)
                 cursor = (row, 0)
                 if let existing = existingRows, row >= existing { existingRows = row + 1 }
             }

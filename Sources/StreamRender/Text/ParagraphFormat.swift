@@ -40,7 +40,9 @@ public struct ParagraphFormat: Hashable, Sendable {
     public var fill: Piece?
     /// Cut at the exact width between clusters, as a terminal wraps a long row (no
     /// word wrap, spaces kept, no continuation prefix), so a live view can write it
-    /// as one run the terminal wraps itself: selecting it copies the source line.
+    /// as one run the terminal wraps itself: selecting it copies the source line. Only
+    /// rows that fill the width are joined so (a wide cluster that moved on starts its
+    /// row by a cursor move): meant for text of one column a character.
     public var wrapsLikeTerminal: Bool
 
     public init(firstPrefix: [Piece] = [], continuationPrefix: [Piece] = [], fill: Piece? = nil,

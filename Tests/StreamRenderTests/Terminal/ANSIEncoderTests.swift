@@ -297,3 +297,34 @@ extension ANSIEncoderTests {
         }
     }
 }
+
+extension ANSIEncoderTests {
+    /// A full row marked to go on by the terminal's wrap is followed by the next row's
+    /// text with no cursor movement in between (the terminal wraps it and marks the row),
+    /// and the model terminal, which wraps as terminals do, ends up with the frame. A row
+    /// one short of a wide cluster is reached by a move (terminals disagree on a wide
+    /// cluster written in the last column).
+    @Test(arguments: [false, true])
+    func aWrappedRowIsContinuedWithoutACursorMove(_ wideAtTheEdge: Bool) {
+        var frame = Frame(width: 10, height: 3)
+        let first = wideAtTheEdge ? "abcdefghi" : "abcdefghij"
+        var column = 0
+        for ch in first { column = frame.put(String(ch), width: 1, row: 0, column: column) }
+        frame.setWraps(row: 0)
+        column = frame.put(wideAtTheEdge ? "日" : "k", width: wideAtTheEdge ? 2 : 1, row: 1, column: 0)
+        for ch in "lm" { column = frame.put(String(ch), width: 1, row: 1, column: column) }
+        var harness = Harness(width: 10, height: 3, policy: .grapheme, absolute: false)
+        harness.encoder.existingRows = 1
+        let (bytes, mismatch) = harness.show(frame, styles: StyleTable())
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(first + (wideAtTheEdge ? "日lm" : "klm")) == !wideAtTheEdge, "\(text.debugDescription)")
+        // Unmarked, the same rows are reached by a cursor movement.
+        var plain = frame
+        plain.setWraps(row: 0, false)
+        var other = Harness(width: 10, height: 3, policy: .grapheme, absolute: false)
+        other.encoder.existingRows = 1
+        let moved = String(decoding: other.show(plain, styles: StyleTable()).bytes, as: UTF8.self)
+        #expect(!moved.contains(first + (wideAtTheEdge ? "日" : "k")), "\(moved.debugDescription)")
+    }
+}
