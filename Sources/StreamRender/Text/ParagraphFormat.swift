@@ -19,6 +19,13 @@ public struct ParagraphFormat: Hashable, Sendable {
         ///
         /// - Complexity: O(n) in the bytes of `text`.
         public init(_ text: String, style: Style = .plain) {
+            // Most pieces (indents, bullets, bars, `↪ `) have nothing to sanitise: no
+            // control, DEL or C1 lead byte, no tab or line end (all below 0x20).
+            if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) {
+                self.text = text
+                self.style = style
+                return
+            }
             var sanitizer = ControlSanitizer()
             var clean = sanitizer.sanitize(text)
             sanitizer.finish(into: &clean)
