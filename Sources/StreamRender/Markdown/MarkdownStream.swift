@@ -62,13 +62,8 @@ public struct MarkdownStream {
     private var region: [UInt8] = []
     private var partial: [UInt8] = []
     private var fence: Fence?
-    /// Footnote definitions (`[^label]: text`), held for the end of the text, and
-    /// whether the last one goes on in the next line.
-    private var footnotes: [MarkdownRenderer.Footnote] = []
-    private var footnoteBytes = 0
-    private var footnoteOpen = false
-    /// A blank line followed the open definition: only indented lines go on in it.
-    private var footnoteAfterBlank = false
+    /// Footnote definitions (`[^label]: text`), held for the end of the text block.
+    private var footnotes = FootnoteCollector()
     /// The open fence's info word and, when the renderer collects blocks, its code.
     private var fenceInfo = ""
     private var fenceCode: [UInt8] = []
@@ -204,15 +199,13 @@ public struct MarkdownStream {
         } else if !region.isEmpty {
             cut()
         }
-        if !footnotes.isEmpty {
+        let notes = footnotes.takeAll()
+        if !notes.isEmpty {
             // GitHub shows footnotes at the end: so do we, after the text block.
             if emittedBlocks { finals.append(.blank) }
-            finals += renderer.footnoteSection(footnotes)
+            finals += renderer.footnoteSection(notes)
             emittedBlocks = true
-            footnotes.removeAll()
-            footnoteBytes = 0
         }
-        footnoteOpen = false
         return takeFinals()
     }
 
@@ -465,31 +458,7 @@ public struct MarkdownStream {
             }
             return
         }
-        if continuingSplit && footnoteOpen && footnoteBytes + line.count <= Self.maximumFootnoteBytes {
-            footnotes[footnotes.count - 1].text += line  // the rest of a long definition line
-            footnoteBytes += line.count
-            return
-        }
-        if !continuingSplit, let start = Self.footnoteDefinition(line),
-           Self.holds(start.label, line.count - start.content, in: footnotes, bytes: footnoteBytes) {
-            footnotes.append(.init(label: start.label, text: Array(line[start.content...])))
-            footnoteBytes += line.count - start.content
-            (footnoteOpen, footnoteAfterBlank) = (true, false)
-            return
-        }
-        // A definition not held (see ``holds(_:_:in:bytes:)``) ends the one before.
-        if footnoteOpen && !continuingSplit && Self.footnoteDefinition(line) != nil { footnoteOpen = false }
-        if footnoteOpen {
-            switch Self.footnoteContinuation(line, afterBlank: footnoteAfterBlank) {
-            case .line(let text) where footnoteBytes + text.count <= Self.maximumFootnoteBytes:
-                footnotes[footnotes.count - 1].text += text
-                footnoteBytes += text.count
-                return
-            case .line: footnoteOpen = false  // past the bound: the rest stands where it is
-            case .blank: footnoteAfterBlank = true  // and the blank line goes on below
-            case .end: footnoteOpen = false
-            }
-        }
+        if footnotes.take(line, continuingSplit: continuingSplit) { return }
         let blank = Self.isBlank(line)
         if region.isEmpty {
             if !blank { start(line, continuing: continuingSplit ? .paragraph : nil) }
@@ -791,11 +760,6 @@ public struct MarkdownStream {
     /// bounded; nothing is dropped).
     public static let maximumFootnoteBytes = 64 << 10
 
-    /// Whether a definition of `label` with `bytes` of text is held for the end.
-    static func holds(_ label: String, _ bytes: Int, in held: [MarkdownRenderer.Footnote], bytes heldBytes: Int) -> Bool {
-        heldBytes + bytes <= maximumFootnoteBytes && !held.contains { $0.label.lowercased() == label.lowercased() }
-    }
-
     /// A footnote definition's start: `[^label]:` after at most three spaces; the
     /// label (1 to 999 bytes, no space or bracket) and where the text starts.
     static func footnoteDefinition(_ line: [UInt8]) -> (label: String, content: Int)? {
@@ -835,9 +799,7 @@ public struct MarkdownStream {
     /// definitions: the same lines ``MarkdownStream`` holds back, for one-shot renders.
     static func splitFootnotes(_ text: [UInt8]) -> (body: [UInt8], footnotes: [MarkdownRenderer.Footnote]) {
         var body: [UInt8] = []
-        var footnotes: [MarkdownRenderer.Footnote] = []
-        var heldBytes = 0
-        var open = false, afterBlank = false
+        var footnotes = FootnoteCollector()
         var fence: Fence?
         var start = 0
         while start < text.count {
@@ -848,30 +810,14 @@ public struct MarkdownStream {
             defer { start = next }
             if let f = fence {
                 if closes(line, f) { fence = nil }
-            } else if let definition = footnoteDefinition(line),
-                      holds(definition.label, line.count - definition.content, in: footnotes, bytes: heldBytes) {
-                footnotes.append(.init(label: definition.label, text: Array(line[definition.content...])))
-                heldBytes += line.count - definition.content
-                (open, afterBlank) = (true, false)
+            } else if footnotes.take(line) {
                 continue
-            } else {
-                if open && footnoteDefinition(line) != nil { open = false }
-                if open {
-                    switch footnoteContinuation(line, afterBlank: afterBlank) {
-                    case .line(let more) where heldBytes + more.count <= maximumFootnoteBytes:
-                        footnotes[footnotes.count - 1].text += more
-                        heldBytes += more.count
-                        continue
-                    case .line: open = false
-                    case .blank: afterBlank = true
-                    case .end: open = false
-                    }
-                }
-                if !open || isBlank(line) { fence = fenceOpener(line) }
+            } else if !footnotes.isOpen {
+                fence = fenceOpener(line)
             }
             body += text[start..<next]
         }
-        return (body, footnotes)
+        return (body, footnotes.takeAll())
     }
 
     static func isBlank(_ line: [UInt8]) -> Bool {
@@ -1194,5 +1140,64 @@ struct InlineScanner {
         }
         text.insert(contentsOf: closers, at: end)
         text.removeSubrange(removed)
+    }
+}
+
+/// The footnote definitions of a text block, held for its end: the one reading of the
+/// lines that the stream and one-shot renders share, so both hold the same ones.
+struct FootnoteCollector {
+    private var held: [MarkdownRenderer.Footnote] = []
+    /// The labels held, lower-cased (a second definition of one is not held).
+    private var labels: Set<String> = []
+    private var bytes = 0
+    /// Whether the last definition goes on in the next line, and whether a blank line
+    /// followed it (then only indented lines go on in it).
+    private(set) var isOpen = false
+    private var afterBlank = false
+
+    /// Takes `line` into a held definition when it starts or continues one (a line
+    /// taken is not part of the text); `continuingSplit`: the rest of a long line cut
+    /// before. A definition past ``MarkdownStream/maximumFootnoteBytes``, or a second
+    /// one of a label already held, is not taken and ends the one before.
+    ///
+    /// - Complexity: O(n) in the bytes of `line`.
+    mutating func take(_ line: [UInt8], continuingSplit: Bool = false) -> Bool {
+        let bound = MarkdownStream.maximumFootnoteBytes
+        if continuingSplit {
+            guard isOpen else { return false }
+            guard bytes + line.count <= bound else { isOpen = false; return false }
+            append(line)  // the rest of a long definition line
+            return true
+        }
+        if let start = MarkdownStream.footnoteDefinition(line) {
+            let text = Array(line[start.content...])
+            let label = start.label.lowercased()
+            guard bytes + text.count <= bound, !labels.contains(label) else { isOpen = false; return false }
+            labels.insert(label)
+            held.append(.init(label: start.label, text: []))
+            append(text)
+            (isOpen, afterBlank) = (true, false)
+            return true
+        }
+        guard isOpen else { return false }
+        switch MarkdownStream.footnoteContinuation(line, afterBlank: afterBlank) {
+        case .line(let text) where bytes + text.count <= bound:
+            append(text)
+            return true
+        case .line, .end: isOpen = false  // past the bound, or after a blank: the rest stands where it is
+        case .blank: afterBlank = true    // and the blank line goes on in the text
+        }
+        return false
+    }
+
+    private mutating func append(_ text: [UInt8]) {
+        held[held.count - 1].text += text
+        bytes += text.count
+    }
+
+    /// The definitions held, in order; the collector starts again empty.
+    mutating func takeAll() -> [MarkdownRenderer.Footnote] {
+        defer { self = FootnoteCollector() }
+        return held
     }
 }
