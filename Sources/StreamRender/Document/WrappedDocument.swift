@@ -164,6 +164,16 @@ public struct WrappedDocument {
         document.styles.intern(style)
     }
 
+    /// Whether `line` goes on in the next one by the terminal's own wrap: a line of a
+    /// paragraph that wraps like a terminal (``ParagraphFormat/wrapsLikeTerminal``), not
+    /// its last.
+    ///
+    /// - Complexity: O(1).
+    func continuesByTerminalWrap(_ line: VisualLine) -> Bool {
+        let paragraph = document[paragraph: line.paragraph]
+        return line.end < paragraph.text.count && document.formats[paragraph.format].wrapsLikeTerminal
+    }
+
     /// Re-wraps at new settings, viewport first.
     ///
     /// - Complexity: O(p + n) in the paragraphs held and the open paragraph's bytes.

@@ -261,8 +261,7 @@ public final class MarkdownRenderer {
         // column a character, so the rows the view counts are the rows the terminal makes
         // (an emoji or CJK width it measured otherwise would shift the whole live region).
         let format = ParagraphFormat(continuationPrefix: [.init("↪ ", style: options.theme.codeContinuation)],
-                                     wrapsLikeTerminal: options.codeWrapsLikeTerminal
-                                        && text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F })
+                                     wrapsLikeTerminal: options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(text))
         let codeBase = base.merged(with: options.theme.codeBlock)
         if tokens.isEmpty {
             let content = clean(text, tabs: true)
@@ -385,10 +384,13 @@ public final class MarkdownRenderer {
         /// ``MarkdownRenderer/maximumNesting``).
         var kept: [Bool] = []
 
-        init(options: MarkdownOptions) { self.options = options }
+        /// The renderer building the tree: it numbers footnote references.
+        unowned let renderer: MarkdownRenderer
 
-        /// Numbers a footnote label (the renderer's ``footnoteNumber(_:)``).
-        var footnote: ((String) -> Int)?
+        init(options: MarkdownOptions, renderer: MarkdownRenderer) {
+            self.options = options
+            self.renderer = renderer
+        }
 
         var top: Node { stack[stack.count - 1] }
 
@@ -408,7 +410,8 @@ public final class MarkdownRenderer {
         /// content before it (to take back what md4c made of the math).
         var bracketMath: (start: Int, display: Bool, node: Node, line: Int, spans: Int, bytes: Int, depth: Int, links: Int)?
 
-        /// The offset of `pointer` in the input, if it points into it.
+        /// The offset of `pointer` in the input, if it points into it (md4c hands some
+        /// texts from its own constants: a soft break's "\n", the NUL replacement).
         func offset(of pointer: UnsafePointer<CChar>?, _ size: Int) -> Int? {
             guard let pointer, let input else { return nil }
             let offset = input.distance(to: UnsafeRawPointer(pointer))
@@ -428,13 +431,9 @@ public final class MarkdownRenderer {
             return n % 2 == 1
         }
 
-        /// Text at `pointer` (`size` bytes) arrived: inside a table, its extent grows.
-        func saw(_ pointer: UnsafePointer<CChar>?, _ size: Int) {
-            guard table != nil, let pointer, let input else { return }
-            let offset = input.distance(to: UnsafeRawPointer(pointer))
-            // md4c hands some texts from its own constants (a soft break's "\n", the
-            // NUL replacement): only pointers into the input count.
-            guard offset >= 0 && offset + size <= inputCount else { return }
+        /// Text at input `offset` (`size` bytes) arrived: inside a table, its extent grows.
+        func saw(at offset: Int?, _ size: Int) {
+            guard table != nil, let offset else { return }
             table!.first = min(table!.first, offset)
             table!.last = max(table!.last, offset + size)
         }
@@ -551,7 +550,6 @@ public final class MarkdownRenderer {
         /// `[^label]` completed by the text just added to the last span (a reference
         /// whose definition may come later): shown as the footnote's number, raised.
         func markFootnoteReferences(in node: Node, added: Int) {
-            guard let footnote else { return }
             let k = node.lines.count - 1
             guard let span = node.lines[k].last else { return }
             // Most `]` close links: look for a `[^` where a reference could start before
@@ -578,13 +576,12 @@ public final class MarkdownRenderer {
                 close = open
             }
             // Numbered left to right (the order of first reference), replaced right to left.
-            let numbers = found.reversed().map { footnote(String(decoding: text[($0.open + 2)..<$0.close], as: UTF8.self)) }
+            let numbers = found.reversed().map { renderer.footnoteNumber(String(decoding: text[($0.open + 2)..<$0.close], as: UTF8.self)) }
             for (match, number) in zip(found, numbers.reversed()) {
-                let digits = String(String(number).map { MarkdownRenderer.superscriptDigits[$0]! })
+                let digits = MathText.superscript(String(number))!
                 text.replaceSubrange(match.open...match.close, with: Array(digits.utf8))
             }
-            let changed = !found.isEmpty
-            if changed { node.lines[k][node.lines[k].count - 1].text = String(decoding: text, as: UTF8.self) }
+            if !found.isEmpty { node.lines[k][node.lines[k].count - 1].text = String(decoding: text, as: UTF8.self) }
         }
 
         /// `\)` or `\]` at `offset` closes `open`: what md4c made of the source in
@@ -713,9 +710,8 @@ public final class MarkdownRenderer {
         if appended { text.append(0) } else { text[count] = 0 }
         defer { if appended { text.removeLast() } }
         parseCount += 1
-        let builder = Builder(options: options)
+        let builder = Builder(options: options, renderer: self)
         builder.structureOnly = structureOnly
-        builder.footnote = { [unowned self] in self.footnoteNumber($0) }
         var parser = MD_PARSER()
         parser.abi_version = 0
         parser.flags = UInt32(MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | MD_FLAG_LATEXMATHSPANS
@@ -767,13 +763,14 @@ public final class MarkdownRenderer {
         }
         parser.text = { type, text, size, user in
             let b = Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue()
-            b.saw(text, Int(size))
+            let offset = b.offset(of: text, Int(size))
+            b.saw(at: offset, Int(size))
             if b.structureOnly {
                 _ = b.leaf()
                 return 0
             }
             let s = String(decoding: UnsafeRawBufferPointer(start: text, count: Int(size)), as: UTF8.self)
-            b.text(type, s, at: b.offset(of: text, Int(size)))
+            b.text(type, s, at: offset)
             return 0
         }
         if !tables { parser.flags &= ~UInt32(MD_FLAG_TABLES) }
@@ -872,7 +869,7 @@ public final class MarkdownRenderer {
         let joined = Array(line.map(\.text).joined().utf8)
         let headBytes = first.firstSoftBreak ?? joined.count
         let head = String(decoding: joined[..<headBytes], as: UTF8.self)
-        let text = head.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        let text = trimmingSpaces(head)
         guard text.starts(with: "[!"), text.last == "]",
               let kind = AlertKind(rawValue: String(text.dropFirst(2).dropLast()).uppercased()) else { return nil }
         var lines = Array(first.lines.dropFirst())
@@ -1212,15 +1209,14 @@ public final class MarkdownRenderer {
         }
     }
 
-    /// Display width of `text` in columns.
-    static let superscriptDigits: [Character: Character] = Dictionary(uniqueKeysWithValues: zip("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
-
-    static func trimmingSpaces(_ text: String) -> Substring {
+    static func trimmingSpaces(_ text: some StringProtocol) -> Substring {
+        let text = Substring(text)
         let start = text.firstIndex { $0 != " " } ?? text.endIndex
         let end = text.lastIndex { $0 != " " }.map { text.index(after: $0) } ?? start
         return text[start..<max(start, end)]
     }
 
+    /// Display width of `text` in columns.
     func measure(_ text: String) -> Int {
         var width = 0
         var s = text

@@ -12,6 +12,18 @@ public enum MathText {
         return collapsed(parser.sequence(until: .end))
     }
 
+    /// `text` raised: each character's superscript form, or nil when one has none.
+    ///
+    /// - Complexity: O(n) in the characters of `text`.
+    static func superscript(_ text: String) -> String? {
+        var out = ""
+        for ch in text {
+            guard let raised = Parser.superscripts[ch] else { return nil }
+            out.append(raised)
+        }
+        return out
+    }
+
     /// Runs of whitespace as one space, trimmed.
     static func collapsed(_ text: String) -> String {
         var out = String.UnicodeScalarView()
@@ -233,9 +245,7 @@ public enum MathText {
                 guard let index else { return "√" + body }
                 if index == "3" { return "∛" + body }
                 if index == "4" { return "∜" + body }
-                if !index.isEmpty, index.allSatisfy({ Self.superscripts[$0] != nil }) {
-                    return String(index.map { Self.superscripts[$0]! }) + "√" + body
-                }
+                if !index.isEmpty, let raised = MathText.superscript(index) { return raised + "√" + body }
                 return "root(\(index))(\(x))"
             case "hat", "widehat", "bar", "overline", "vec", "dot", "ddot", "tilde", "widetilde":
                 guard let a = argument() else { return nil }

@@ -120,8 +120,8 @@ public struct InlineView {
         while batch.count > max(shown.height, Self.finalBatchRows) {
             var size = max(shown.height, Self.finalBatchRows)
             // Not between two rows the terminal's wrap joins (unless one line fills the batch).
-            while size > 1 && continuesByWrap(batch[batch.startIndex + size - 1]) { size -= 1 }
-            if size == 1 && continuesByWrap(batch[batch.startIndex]) { size = max(shown.height, Self.finalBatchRows) }
+            while size > 1 && view.continuesByTerminalWrap(batch[batch.startIndex + size - 1]) { size -= 1 }
+            if size == 1 && view.continuesByTerminalWrap(batch[batch.startIndex]) { size = max(shown.height, Self.finalBatchRows) }
             write(finals: batch.prefix(size), live: [], statusLine: nil, done: false, into: &out)
             batch = batch.dropFirst(size)
         }
@@ -136,13 +136,8 @@ public struct InlineView {
     /// resize with its other half in the live region).
     private func wholeRows(_ count: Int) -> Int {
         var n = count
-        while n > 0, case let line = pendingFinal[n - 1], continuesByWrap(line) { n -= 1 }
+        while n > 0, case let line = pendingFinal[n - 1], view.continuesByTerminalWrap(line) { n -= 1 }
         return n
-    }
-
-    private func continuesByWrap(_ line: VisualLine) -> Bool {
-        let paragraph = view.document[paragraph: line.paragraph]
-        return line.end < paragraph.text.count && view.document.formats[paragraph.format].wrapsLikeTerminal
     }
 
     /// Final rows written per frame at most (more are written in several frames).

@@ -56,8 +56,7 @@ enum LineDrawer {
             }
         }
         // A full row cut where the terminal wraps goes on in the next one by that wrap.
-        if terminalWraps && line.end < paragraph.text.count && column == frame.width
-            && document.formats[paragraph.format].wrapsLikeTerminal {
+        if terminalWraps && column == frame.width && view.continuesByTerminalWrap(line) {
             frame.setWraps(row: row)
         }
         if let fill = decoration.fill {

@@ -101,6 +101,14 @@ public enum DisplayWidth: Sendable {
         byte >= 0x20 && byte < 0x7F ? 1 : 0
     }
 
+    /// Whether every byte of `text` is printable ASCII (see below).
+    ///
+    /// - Complexity: O(n) in the UTF-8 bytes of `text`.
+    static func isPrintableASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8(isPrintableASCII)
+    }
+
     /// Whether every byte is printable ASCII (0x20-0x7E): one column each, one
     /// cluster each. Eight bytes at a time.
     ///
