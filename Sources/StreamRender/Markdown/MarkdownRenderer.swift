@@ -702,6 +702,8 @@ public final class MarkdownRenderer {
     /// md4c parses made so far (tests count them: where a block ends is found with as
     /// few as possible).
     private(set) var parseCount = 0
+    /// Bytes given to md4c so far (tests check that a block's bytes are not parsed again per line).
+    private(set) var parsedBytes = 0
 
     /// `structureOnly`: blocks without their text (much cheaper).
     private func parseTree(_ text: inout [UInt8], count: Int, structureOnly: Bool = false,
@@ -710,6 +712,7 @@ public final class MarkdownRenderer {
         if appended { text.append(0) } else { text[count] = 0 }
         defer { if appended { text.removeLast() } }
         parseCount += 1
+        parsedBytes += count
         let builder = Builder(options: options, renderer: self)
         builder.structureOnly = structureOnly
         var parser = MD_PARSER()
@@ -1032,16 +1035,46 @@ public final class MarkdownRenderer {
 
     // MARK: - Tables
 
-    private func table(_ node: Node, base: Style, width: Int) -> [StyledLine] {
+    /// Body rows that set a table's column widths: a table with at most this many
+    /// is fitted to all its cells; a taller one to its header and this many first rows,
+    /// each column with room to grow (``tableHeadroom(_:)``), and a later cell wider
+    /// than its column wraps inside it. So a row of a tall table is laid out once, when
+    /// it arrives (``MarkdownStream`` makes its rows final one by one from the next
+    /// one on), and the one-shot rendering follows the same rule.
+    public static let measuredTableRows = 8
+
+    /// Columns added to a measured column of a tall table: room for what rows to come
+    /// hold a little more of (`9` then `10`, a longer name), before a cell wraps.
+    static func tableHeadroom(_ width: Int) -> Int { max(2, width / 4) }
+
+    /// One row of a table: its cells' spans (styled, cleaned) and alignments.
+    struct TableRow {
+        var cells: [[StyledLine.Span]]
+        var aligns: [Int]
+        var header: Bool
+    }
+
+    /// A table's layout, fixed by its header and first rows (``measuredTableRows``).
+    struct TableGrid: Equatable {
+        var columns: Int
+        /// Column widths inside the box; empty when rows are drawn as records.
+        var widths: [Int]
+        var isRecords: Bool { widths.isEmpty }
+    }
+
+    /// The grid of the last table rendered (the stream keeps it for the rows to come).
+    var lastTableGrid: TableGrid?
+
+    private func tableRows(_ node: Node, base: Style) -> [TableRow] {
         let theme = options.theme
-        var rows: [(cells: [[StyledLine.Span]], aligns: [Int], header: Bool)] = []
+        var rows: [TableRow] = []
         func collect(_ n: Node, header: Bool) {
             for child in n.children {
                 switch child.kind {
                 case .tableHead: collect(child, header: true)
                 case .tableBody: collect(child, header: false)
                 case .row:
-                    var cells: [[StyledLine.Span]] = [], aligns: [Int] = []
+                    var row = TableRow(cells: [], aligns: [], header: header)
                     for cell in child.children {
                         guard case .cell(_, let align) = cell.kind else { continue }
                         let spans = cell.lines.joined().map { span -> StyledLine.Span in
@@ -1050,25 +1083,36 @@ public final class MarkdownRenderer {
                             s.style = base.merged(with: header ? theme.tableHeader.merged(with: s.style) : s.style)
                             return s
                         }
-                        cells.append(Array(spans))
-                        aligns.append(align)
+                        row.cells.append(Array(spans))
+                        row.aligns.append(align)
                     }
-                    rows.append((cells, aligns, header))
+                    rows.append(row)
                 default: break
                 }
             }
         }
         collect(node, header: false)
+        return rows
+    }
+
+    /// Widths from the header rows and the first ``measuredTableRows`` body rows,
+    /// shrunk to fit `width`; records when a box cannot keep 3 columns a cell.
+    private func tableGrid(_ rows: [TableRow], width: Int) -> TableGrid? {
         let columns = rows.map(\.cells.count).max() ?? 0
-        guard columns > 0 else { return [] }
+        guard columns > 0 else { return nil }
         var widths = [Int](repeating: 1, count: columns)
+        var bodyRows = 0
         for row in rows {
+            if !row.header {
+                if bodyRows == Self.measuredTableRows { break }
+                bodyRows += 1
+            }
             for (c, cell) in row.cells.enumerated() { widths[c] = max(widths[c], measure(cell.map(\.text).joined())) }
         }
-        // Too many columns for a box whose cells keep 3 columns each: one record per row.
-        if widths.reduce(0, { $0 + min($1, 3) }) + 3 * columns + 1 > width {
-            return records(rows.map { ($0.cells, $0.header) }, columns: columns)
+        if rows.lazy.filter({ !$0.header }).count > Self.measuredTableRows {
+            widths = widths.map { $0 + Self.tableHeadroom($0) }
         }
+        if widths.reduce(0, { $0 + min($1, 3) }) + 3 * columns + 1 > width { return TableGrid(columns: columns, widths: []) }
         // Shrink the widest columns until the table fits (cells then wrap).
         let frame = 3 * columns + 1
         while widths.reduce(0, +) + frame > width {
@@ -1076,50 +1120,87 @@ public final class MarkdownRenderer {
             if widths[widest] <= 1 { break }
             widths[widest] -= 1
         }
-        let border = theme.tableBorder
-        func rule(_ left: String, _ mid: String, _ right: String) -> StyledLine {
-            let text = left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: mid) + right
-            return StyledLine(spans: [.init(text, style: border)])
-        }
-        var lines = [rule("┌", "┬", "┐")]
+        return TableGrid(columns: columns, widths: widths)
+    }
+
+    private func table(_ node: Node, base: Style, width: Int) -> [StyledLine] {
+        let rows = tableRows(node, base: base)
+        guard let grid = tableGrid(rows, width: width) else { return [] }
+        lastTableGrid = grid
+        if grid.isRecords { return records(rows, columns: grid.columns) }
+        var lines = [tableRule("┌", "┬", "┐", grid)]
         var headerDone = false
         for row in rows {
             if !row.header && !headerDone && lines.count > 1 {
-                lines.append(rule("├", "┼", "┤"))
+                lines.append(tableRule("├", "┼", "┤", grid))
                 headerDone = true
             }
-            let wrapped = (0..<columns).map { c in
-                wrap(c < row.cells.count ? row.cells[c] : [], width: widths[c])
-            }
-            let height = wrapped.map(\.count).max() ?? 1
-            for r in 0..<height {
-                var spans: [StyledLine.Span] = [.init("│ ", style: border)]
-                for c in 0..<columns {
-                    let piece = r < wrapped[c].count ? wrapped[c][r] : (spans: [], width: 0)
-                    let room = widths[c] - piece.width
-                    let align = c < row.aligns.count ? row.aligns[c] : 0
-                    let left = align == 3 ? room : align == 2 ? room / 2 : 0
-                    if left > 0 { spans.append(.init(String(repeating: " ", count: left))) }
-                    spans += piece.spans
-                    if room - left > 0 { spans.append(.init(String(repeating: " ", count: room - left))) }
-                    spans.append(.init(c == columns - 1 ? " │" : " │ ", style: border))
-                }
-                lines.append(StyledLine(spans: merge(spans)))
-            }
+            lines += tableRowLines(row, grid)
         }
-        lines.append(rule("└", "┴", "┘"))
+        lines.append(tableRule("└", "┴", "┘", grid))
         return lines
+    }
+
+    private func tableRule(_ left: String, _ mid: String, _ right: String, _ grid: TableGrid) -> StyledLine {
+        let text = left + grid.widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: mid) + right
+        return StyledLine(spans: [.init(text, style: options.theme.tableBorder)])
+    }
+
+    /// The line under a table's last row (none for records).
+    func tableBottom(_ grid: TableGrid) -> [StyledLine] {
+        grid.isRecords ? [] : [tableRule("└", "┴", "┘", grid)]
+    }
+
+    /// A row in the box: each cell wrapped at its column's width, aligned.
+    private func tableRowLines(_ row: TableRow, _ grid: TableGrid) -> [StyledLine] {
+        let border = options.theme.tableBorder
+        let widths = grid.widths
+        let wrapped = (0..<grid.columns).map { c in
+            wrap(c < row.cells.count ? row.cells[c] : [], width: widths[c])
+        }
+        let height = wrapped.map(\.count).max() ?? 1
+        var lines: [StyledLine] = []
+        for r in 0..<height {
+            var spans: [StyledLine.Span] = [.init("│ ", style: border)]
+            for c in 0..<grid.columns {
+                let piece = r < wrapped[c].count ? wrapped[c][r] : (spans: [], width: 0)
+                let room = widths[c] - piece.width
+                let align = c < row.aligns.count ? row.aligns[c] : 0
+                let left = align == 3 ? room : align == 2 ? room / 2 : 0
+                if left > 0 { spans.append(.init(String(repeating: " ", count: left))) }
+                spans += piece.spans
+                if room - left > 0 { spans.append(.init(String(repeating: " ", count: room - left))) }
+                spans.append(.init(c == grid.columns - 1 ? " │" : " │ ", style: border))
+            }
+            lines.append(StyledLine(spans: merge(spans)))
+        }
+        return lines
+    }
+
+    /// The body rows of `text[0..<count]` drawn in `grid`, when the text is one table
+    /// (the stream gives a table's header and delimiter lines and one later row);
+    /// nil when it is anything else (the line ended the table).
+    ///
+    /// - Complexity: O(n) in the bytes of `text`.
+    func tableRow(_ text: inout [UInt8], count: Int, grid: TableGrid) -> [StyledLine]? {
+        guard let tree = parseTree(&text, count: count)?.root, tree.children.count == 1,
+              case .table = tree.children[0].kind else { return nil }
+        let rows = tableRows(tree.children[0], base: .plain)
+        let body = rows.filter { !$0.header }
+        guard body.count == 1, rows.map(\.cells.count).max() == grid.columns else { return nil }
+        if grid.isRecords { return records(rows, columns: grid.columns) }
+        return tableRowLines(body[0], grid)
     }
 
     /// A table too wide for a box: each body row a bulleted record, one line a cell
     /// (`header: cell`), wrapped like any paragraph; a table of only a header row
     /// lists its cells.
-    private func records(_ rows: [(cells: [[StyledLine.Span]], header: Bool)], columns: Int) -> [StyledLine] {
+    private func records(_ rows: [TableRow], columns: Int) -> [StyledLine] {
         let theme = options.theme
         let labels = rows.first { $0.header }?.cells ?? []
         let body = rows.filter { !$0.header }
         var lines: [StyledLine] = []
-        for row in body.isEmpty ? [(cells: labels, header: false)] : body {
+        for row in body.isEmpty ? [TableRow(cells: labels, aligns: [], header: false)] : body {
             for c in 0..<columns {
                 let cell = c < row.cells.count ? row.cells[c] : []
                 if c > 0 && cell.allSatisfy({ $0.text.allSatisfy { $0 == " " } }) { continue }  // an empty cell

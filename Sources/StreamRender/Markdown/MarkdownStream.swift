@@ -79,6 +79,13 @@ public struct MarkdownStream {
     /// The kind of the region's last top-level block, as the last parse said, kept
     /// while lines that can only continue it are added unparsed.
     private var regionLastTag: MarkdownRenderer.Node.Tag?
+    /// Lines added since the region's last block became a table (its delimiter row
+    /// and the rows after it), and whether the region was checked for a table to stream.
+    private var tableLines = 0
+    private var tableChecked = false
+    /// A table whose first rows are final: its header and delimiter lines, and the
+    /// grid they and those rows fixed. Each later row is final when its line ends.
+    private var openTable: (head: [UInt8], grid: MarkdownRenderer.TableGrid)?
     private var lastLineBlank = false
     private var lastLineBackslash = false
     /// The last line ends with two spaces (a hard line break follows it).
@@ -199,6 +206,7 @@ public struct MarkdownStream {
         } else if !region.isEmpty {
             cut()
         }
+        closeTable()
         let notes = footnotes.takeAll()
         if !notes.isEmpty {
             // GitHub shows footnotes at the end: so do we, after the text block.
@@ -460,6 +468,14 @@ public struct MarkdownStream {
         }
         if footnotes.take(line, continuingSplit: continuingSplit) { return }
         let blank = Self.isBlank(line)
+        if let table = openTable {
+            if !blank, let rows = tableRow(table, line) {
+                finals += rows
+                return
+            }
+            // A blank line or a line that starts another block ends the table.
+            closeTable()
+        }
         if region.isEmpty {
             if !blank { start(line, continuing: continuingSplit ? .paragraph : nil) }
             return
@@ -511,13 +527,56 @@ public struct MarkdownStream {
         addBounded(line, shape: nil)
     }
 
-    /// ``add(_:shape:)``, then a cut when the region has grown past ``maximumRegionBytes``.
+    /// ``add(_:shape:)``, then a cut when the region has grown past ``maximumRegionBytes``,
+    /// or the start of a streamed table when its first rows are in.
     private mutating func addBounded(_ line: [UInt8], shape known: [MarkdownRenderer.Node]?) {
         add(line, shape: known)
         if region.count > Self.maximumRegionBytes {
             cut()
             lastLineBlank = false
+        } else if tableLines == MarkdownRenderer.measuredTableRows + 2 && !tableChecked {
+            streamTable()
         }
+    }
+
+    // MARK: - Tables, row by row
+
+    /// The region ends in a table with its delimiter row and one row more than
+    /// ``MarkdownRenderer/measuredTableRows`` (one parse checks it): its widths are
+    /// fixed, so all of it is final but the table's bottom line, and the table's later
+    /// rows are drawn one by one in that grid.
+    private mutating func streamTable() {
+        tableChecked = true
+        let rows = MarkdownRenderer.measuredTableRows + 1
+        guard let last = shape(region: region).last, case .table = last.kind,
+              last.children.last.map({ $0.tag == .tableBody && $0.children.count == rows }) == true else { return }
+        // The header and delimiter lines: the two lines before the last `rows`.
+        var starts: [Int] = [0]
+        for k in region.indices.dropLast() where region[k] == 0x0A { starts.append(k + 1) }
+        guard starts.count >= rows + 2 else { return }
+        let head = Array(region[starts[starts.count - rows - 2]..<starts[starts.count - rows]])
+        renderer.lastTableGrid = nil
+        cut()
+        guard let grid = renderer.lastTableGrid else { return }
+        if !grid.isRecords, !finals.isEmpty { finals.removeLast() }  // the bottom line, drawn when the table ends
+        openTable = (head, grid)
+    }
+
+    /// `line` as the open table's next row, or nil when it is not one.
+    private mutating func tableRow(_ table: (head: [UInt8], grid: MarkdownRenderer.TableGrid), _ line: [UInt8]) -> [StyledLine]? {
+        scratch.removeAll(keepingCapacity: true)
+        scratch += definitions
+        scratch += table.head
+        scratch += line
+        scratch.append(0x0A)
+        return renderer.tableRow(&scratch, count: scratch.count, grid: table.grid)
+    }
+
+    /// Ends the open table, if any: its bottom line is final.
+    private mutating func closeTable() {
+        guard let table = openTable else { return }
+        finals += renderer.tableBottom(table.grid)
+        openTable = nil
     }
 
     /// Starts a region (or a fenced code block) with `line`.
@@ -559,6 +618,7 @@ public struct MarkdownStream {
         regionShape = known
         if let known { regionLastTag = known.last?.tag }
         let blank = Self.isBlank(line)
+        tableLines = regionLastTag == .table && !blank ? tableLines + 1 : 0
         lastLineBlank = blank
         lastLineBackslash = line.last == UInt8(ascii: "\\")
         lastLineHardBreak = line.count >= 2 && line[line.count - 1] == 0x20 && line[line.count - 2] == 0x20
@@ -611,6 +671,8 @@ public struct MarkdownStream {
         region.removeAll(keepingCapacity: true)
         regionShape = nil
         regionLastTag = nil
+        tableLines = 0
+        tableChecked = false
         regionHasList = false
         regionHasHTML = false
     }
@@ -687,6 +749,45 @@ public struct MarkdownStream {
     ///
     /// - Complexity: O(r) in the open region's bytes (one to three parses).
     public mutating func provisionalLines() -> [StyledLine] {
+        guard let table = openTable else { return openBlockLines() }
+        // A streamed table: the row being typed, then the table's bottom line.
+        if !partial.isEmpty {
+            var text = definitions
+            text += table.head
+            let rowStart = text.count
+            text += partial
+            Self.hideTypedDelimiters(&text)
+            var scanner = InlineScanner()
+            scanner.scan(Array(text[rowStart...]), base: rowStart)
+            scanner.speculate(&text)
+            text.append(0x0A)
+            if let rows = provisionally({ $0.renderer.tableRow(&text, count: text.count, grid: table.grid) }) {
+                return rows + renderer.tableBottom(table.grid)
+            }
+        }
+        return renderer.tableBottom(table.grid) + openBlockLines()
+    }
+
+    /// A delimiter run still being typed at the very end of `text` removed.
+    private static func hideTypedDelimiters(_ text: inout [UInt8]) {
+        if let last = text.last, "*_~`".utf8.contains(last) {
+            while let b = text.last, b == last { text.removeLast() }
+        }
+    }
+
+    /// `body` run, then the renderer's numbering of code blocks and footnotes put back:
+    /// the open block's are numbered as they will be once final, then forgotten.
+    private mutating func provisionally<T>(_ body: (inout Self) -> T) -> T {
+        let (numbered, kept, footnoteNumbers) = (renderer.codeBlocksNumbered, renderer.renderedCodeBlocks.count, renderer.footnoteNumbers)
+        let result = body(&self)
+        renderer.codeBlocksNumbered = numbered
+        renderer.renderedCodeBlocks.removeSubrange(kept...)
+        renderer.footnoteNumbers = footnoteNumbers
+        return result
+    }
+
+    /// The open region (with the unfinished line) rendered, with speculation.
+    private mutating func openBlockLines() -> [StyledLine] {
         if let f = fence {
             if partial.isEmpty || Self.mayClose(partial, f) { return [] }
             let code = String(decoding: Self.strip(partial, f.indent), as: UTF8.self)
@@ -715,10 +816,7 @@ public struct MarkdownStream {
             }
         }
         if !shape.endsInRaw {
-            // A delimiter run still being typed at the very end is hidden.
-            if !partial.isEmpty, let last = text.last, "*_~`".utf8.contains(last) {
-                while let b = text.last, b == last { text.removeLast() }
-            }
+            if !partial.isEmpty { Self.hideTypedDelimiters(&text) }
             var scanner = InlineScanner()
             let lastParagraph = Self.lastParagraphStart(text, from: bodyStart)
             var lineStart = lastParagraph
@@ -729,13 +827,8 @@ public struct MarkdownStream {
             }
             scanner.speculate(&text)
         }
-        // The open block's code blocks and footnote references are numbered as they
-        // will be once final, then forgotten: they are numbered for good when final.
-        let (numbered, kept, footnoteNumbers) = (renderer.codeBlocksNumbered, renderer.renderedCodeBlocks.count, renderer.footnoteNumbers)
-        let blocks = renderer.blocks(&text, count: text.count, listStart: listStart)
-        renderer.codeBlocksNumbered = numbered
-        renderer.renderedCodeBlocks.removeSubrange(kept...)
-        renderer.footnoteNumbers = footnoteNumbers
+        let listStart = listStart
+        let blocks = provisionally { $0.renderer.blocks(&text, count: text.count, listStart: listStart) }
         var lines: [StyledLine] = []
         var emitted = emittedBlocks
         compose(blocks, into: &lines, emitted: &emitted)
