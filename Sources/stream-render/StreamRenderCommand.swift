@@ -29,7 +29,7 @@ enum ThemeChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// `--width-policy`.
 enum WidthPolicyChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, grapheme, wcwidth
+    case auto, grapheme, wcwidth, scalars
 }
 
 /// Exit statuses: a public contract that scripts depend on.
@@ -77,7 +77,7 @@ struct ViewOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Rows of the live view, 1-\(StreamRenderCommand.maximumHeight) (default: the terminal's height, else 24; never more than the terminal's).")
     var height: Int?
 
-    @Option(help: "How wide characters are: auto (grapheme where the terminal reports mode 2027, else wcwidth), grapheme (a cluster is one run of cells) or wcwidth (the sum of its characters, as most terminals and tmux draw them).")
+    @Option(help: "How wide characters are: auto (grapheme where the terminal reports mode 2027, else wcwidth; in a live view, fitted to what the terminal does with emoji ZWJ sequences, flags, VS16 and VS15, Indic clusters and East Asian Ambiguous characters, measured out of sight with cursor position reports), grapheme (a cluster is one run of cells), wcwidth (the sum of its characters, as most terminals and tmux draw them) or scalars (wcwidth without tmux's joins: a ZWJ sequence as wide as its parts, a flag as two).")
     var widthPolicy: WidthPolicyChoice = .auto
 
     @Option(parsing: .unconditional, help: "Tabs expand to the next multiple of N columns (1-64).")
@@ -131,7 +131,7 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Print statistics to standard error at the end: model, time to first token, tokens/s, stop reason, usage, events, deltas, bytes, elapsed time, history.")
     var stats = false
 
-    @Flag(help: "With --stats, also the live view's internal counters (frames and bytes written) and the peak memory.")
+    @Flag(help: "With --stats, also the live view's internal counters (frames and bytes written), the peak memory and the width policy (as measured on the terminal).")
     var verbose = false
 
     @Option(help: ArgumentHelp("Write each finished code block of the answer to DIR (created if needed), named by the number its label shows and its language: 1.swift, 2.py, 3.txt...", valueName: "dir"))
@@ -309,13 +309,13 @@ struct StreamRenderCommand: ParsableCommand {
             }
             throw ExitCode(0)  // the reader went away (`| head`): not an error
         case .signal(let number, let result):
-            if report.stats { printStats(result, renderer) }
+            if report.stats { printStats(result, renderer, widths: terminal.widths) }
             throw ExitCode(128 + number)
         case .finished(let result):
             outcome = result
         }
         copier?.finish()
-        if report.stats { printStats(outcome, renderer) }
+        if report.stats { printStats(outcome, renderer, widths: terminal.widths) }
         if outcome.ending == .empty && name == "-" && !useDemo {
             // Nothing was piped in: say how it is used rather than only that it was empty.
             var hint = """
@@ -342,6 +342,7 @@ struct StreamRenderCommand: ParsableCommand {
         let policy: WidthPolicy? = switch view.widthPolicy {
         case .grapheme: .grapheme
         case .wcwidth: .wcwidth
+        case .scalars: .scalars
         case .auto: nil
         }
         let theme: MarkdownTheme? = switch style.theme {
@@ -390,7 +391,7 @@ struct StreamRenderCommand: ParsableCommand {
         }
     }
 
-    func printStats(_ outcome: StreamRenderer.Outcome, _ renderer: StreamRenderer) {
+    func printStats(_ outcome: StreamRenderer.Outcome, _ renderer: StreamRenderer, widths: WidthCalibration?) {
         func seconds(_ d: Duration) -> String {
             let ms = Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
             let fraction = String(ms % 1000)
@@ -412,6 +413,9 @@ struct StreamRenderCommand: ParsableCommand {
         // The view's frames and bytes are internal counters: --verbose only.
         lines += report.verbose ? statistics : statistics.filter { $0.hasPrefix("history:") }
         if report.verbose, let peak = Self.peakMemoryKB() { lines.append("peak memory: \(peak) KB") }
+        if report.verbose {
+            lines.append("width policy: \(renderer.configuration.layout.policy) (\(widths.map { "measured: \($0)" } ?? "not measured"))")
+        }
         var text = lines.map { "stream-render: " + $0 }.joined(separator: "\n") + "\n"
         text.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
     }

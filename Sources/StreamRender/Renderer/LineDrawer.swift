@@ -82,7 +82,7 @@ enum LineDrawer {
     static func standalone(_ text: String, policy: WidthPolicy = .grapheme) -> String {
         guard let first = text.unicodeScalars.first, first.value >= 0x300 else { return text }
         let p = first.properties
-        if policy.mode == .wcwidth && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return text }
+        if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return text }
         return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}" ? " " + text : text
     }
 

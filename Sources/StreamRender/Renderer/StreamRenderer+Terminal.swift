@@ -31,12 +31,14 @@ extension StreamRenderer.Configuration {
         /// Rows of the live views; nil: the terminal's, else 24. Never taller than the terminal.
         public var height: Int?
         /// Nil: `grapheme` where the terminal says it clusters graphemes (mode 2027),
-        /// else `wcwidth`.
+        /// else `wcwidth`, fitted to the widths the probe measured where the terminal
+        /// answers cursor position reports (``WidthCalibration``).
         public var widthPolicy: WidthPolicy?
         /// Nil: monochrome without colours, else dark.
         public var theme: MarkdownTheme?
-        /// Ask a live view's terminal about synchronized output and grapheme clustering
-        /// (up to 150 ms; see ``TerminalSession/probe(timeoutMilliseconds:)``).
+        /// Ask a live view's terminal about synchronized output and grapheme clustering,
+        /// and measure its widths (one round trip, up to 150 ms; see
+        /// ``TerminalSession/probe(timeoutMilliseconds:)``).
         public var probesTerminal: Bool
         public var tabSize: Int
 
@@ -96,11 +98,14 @@ extension StreamRenderer.Configuration {
             rows = min(rows, size.rows)
         }
         if isLive && isTerminal && choices.probesTerminal {
+            // A width policy chosen needs no measuring.
+            terminal.measuresWidths = choices.widthPolicy == nil
             let answers = terminal.probe()
             if let synchronized = answers.synchronized { capabilities.synchronizedOutput = synchronized }
             if let graphemes = answers.graphemes { capabilities.graphemeClusters = graphemes }
         }
-        let policy = choices.widthPolicy ?? (capabilities.graphemeClusters ? .grapheme : .wcwidth)
+        var policy = choices.widthPolicy ?? (capabilities.graphemeClusters ? .grapheme : .wcwidth)
+        if choices.widthPolicy == nil, let widths = terminal.widths { policy = widths.policy(base: policy) }
         return StreamRenderer.Configuration(
             output: output, layout: LayoutSettings(width: max(1, columns), tabSize: choices.tabSize, policy: policy),
             content: .init(theme: choices.theme ?? (capabilities.colors == .none ? .monochrome : .dark)),

@@ -5,7 +5,10 @@
 /// - `wcwidth` (legacy): one cell per scalar of positive width (its `wcwidth`), the
 ///   zero-width scalars after it (marks, ZWJ, variation selectors) joining it, and so
 ///   does a scalar right after a ZWJ and a flag's second regional indicator: a ZWJ
-///   family and a flag are one wide cell each, as tmux 3.3 draws them.
+///   family and a flag are one wide cell each, as tmux 3.3 draws them;
+/// - `scalars`: as `wcwidth`, without those joins;
+/// - a kind of cluster the policy measures by another mode (``WidthPolicy/setMode(_:for:)``)
+///   is cut by that mode's rule.
 ///
 /// The cells' widths add up to the text's width under the policy, so a cursor that
 /// advances by cell widths never drifts from the terminal's.
@@ -39,7 +42,8 @@ public final class CellSplitter {
                 }
                 return
             }
-            if policy.mode == .grapheme {
+            let mode = policy.mode(of: bytes)
+            if mode == .grapheme {
                 if width == 0 {
                     if current != nil { current!.end = start + bytes.count }
                     return
@@ -49,7 +53,7 @@ public final class CellSplitter {
                 return
             }
             var i = 0
-            var joins = WcwidthJoins()
+            var joins = WcwidthJoins(joining: mode == .wcwidth)
             while i < bytes.count {
                 let (scalar, next) = DisplayWidth.decodeScalar(bytes, at: i)
                 // The scalar after a ZWJ, and a flag's second half, join the cell before.

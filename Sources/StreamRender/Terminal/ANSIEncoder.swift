@@ -363,6 +363,20 @@ extension ANSIEncoder {
     /// primary device attributes request that every terminal answers (its reply marks
     /// the end: a terminal that ignores DECRQM says nothing).
     public static let probeQueries: [UInt8] = csi("?2026$p") + csi("?2027$p") + csi("c")
+
+    /// Measures how far each of `texts` moves the cursor, out of sight: inside a
+    /// synchronized update, the cursor saved (DECSC) and its position asked (CPR); for
+    /// each text the cursor put back (which also restores the pen), the text written
+    /// concealed (SGR 8), the position asked; at the end the cursor put back and the
+    /// rest of its line erased. One reply per query: `CSI row ; column R`.
+    ///
+    /// - Complexity: O(n) in the texts' bytes.
+    public static func measuringQueries(_ texts: [String]) -> [UInt8] {
+        let save: [UInt8] = [0x1B, 0x37], restore: [UInt8] = [0x1B, 0x38]
+        var bytes = csi("?2026h") + save + csi("6n")
+        for text in texts { bytes += restore + csi("8m") + Array(text.utf8) + csi("6n") }
+        return bytes + restore + csi("K") + csi("?2026l")
+    }
     public static let showCursor: [UInt8] = csi("?25h")
 
     /// The alternate screen, cleared, the cursor hidden, a scroll region of `height` rows.

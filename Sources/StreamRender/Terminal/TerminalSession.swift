@@ -33,6 +33,10 @@ public final class TerminalSession {
     /// How long after the probe's queries a late reply is still waited for when the
     /// terminal is handed back (a terminal that never answers costs this at most).
     static let lateReplyMilliseconds: UInt64 = 500
+    /// Whether ``probe(timeoutMilliseconds:)`` also measures widths (``WidthCalibration``).
+    public var measuresWidths = true
+    /// The widths the last probe measured (nil: not measured, or not answered).
+    public private(set) var widths: WidthCalibration?
 
     /// A session for the terminal on `output`, or nil when it is not a terminal.
     /// Only signals are handled then (``SignalWatcher``); nothing else is changed.
@@ -62,6 +66,8 @@ public final class TerminalSession {
     /// recognised) and grapheme clustering (mode 2027: on only when set), asked
     /// through `/dev/tty` with a device-attributes request after them that every
     /// terminal answers; nil for a question not answered within `timeoutMilliseconds`.
+    /// With ``measuresWidths``, the width samples are measured in the same round trip
+    /// (``widths``).
     ///
     /// Only in the terminal's foreground process group (`stream-render a.sse &` must not
     /// stop on SIGTTOU), and best after ``SignalWatcher/start()``: a Ctrl-C then ends
@@ -84,7 +90,10 @@ public final class TerminalSession {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         Self.setModes(tty, &raw)
-        ANSIEncoder.probeQueries.withUnsafeBufferPointer { _ = FileDescriptorSink.writeAll(tty, $0) }
+        let columns = size?.columns ?? 0
+        // The width samples need room right of the cursor; the probe's answer says where it is.
+        let queries = (measuresWidths && columns >= WidthCalibration.room ? WidthCalibration.queries : []) + ANSIEncoder.probeQueries
+        queries.withUnsafeBufferPointer { _ = FileDescriptorSink.writeAll(tty, $0) }
         let sent = Self.monotonicNanoseconds()
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -108,6 +117,7 @@ public final class TerminalSession {
             lateReplyDeadline = sent + Self.lateReplyMilliseconds * 1_000_000
         }
         Self.setModes(tty, &saved)
+        if measuresWidths { widths = WidthCalibration.parse(reply, columns: columns) }
         let synchronized = Self.modeReport(reply, mode: 2026)
         let graphemes = Self.modeReport(reply, mode: 2027)
         return (synchronized.map { $0 != 0 && $0 != 4 }, graphemes.map { $0 == 1 || $0 == 3 })

@@ -54,15 +54,16 @@ public enum DisplayWidth: Sendable {
         if n == 0 { return 0 }
         let first = cluster[0]
         if n == 1 && first < 0x80 { return asciiWidth(first) }
-        switch policy.mode {
-        case .wcwidth:
-            // Per code point, with two joins tmux 3.3 makes (measured: `a` + a ZWJ
-            // family leaves the cursor at column 3, `a🇫🇷` at 3): the scalar after a
-            // ZWJ is drawn in the joiner's cell (Python's wcswidth skips it too), and
-            // the second regional indicator of a flag in the first one's cell.
+        let mode = policy.mode(of: cluster)
+        switch mode {
+        case .wcwidth, .scalars:
+            // Per code point, under `wcwidth` with two joins tmux 3.3 makes (measured:
+            // `a` + a ZWJ family leaves the cursor at column 3, `a🇫🇷` at 3): the scalar
+            // after a ZWJ is drawn in the joiner's cell (Python's wcswidth skips it
+            // too), and the second regional indicator of a flag in the first one's cell.
             var total = 0
             var i = 0
-            var joins = WcwidthJoins()
+            var joins = WcwidthJoins(joining: mode == .wcwidth)
             while i < n {
                 let (scalar, next) = decodeScalar(cluster, at: i)
                 if !joins.joinsPrevious(scalar) { total += wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide) }
@@ -188,9 +189,16 @@ public enum DisplayWidth: Sendable {
 struct WcwidthJoins {
     private var afterJoiner = false
     private var unpairedIndicator = false
+    /// False: nothing joins (``WidthPolicy/Mode-swift.enum/scalars``).
+    private let joining: Bool
+
+    init(joining: Bool = true) {
+        self.joining = joining
+    }
 
     /// Whether `scalar` joins the cell before it; call for every scalar in order.
     mutating func joinsPrevious(_ scalar: UInt32) -> Bool {
+        guard joining else { return false }
         let isIndicator = scalar >= 0x1F1E6 && scalar <= 0x1F1FF
         let joins = afterJoiner || (isIndicator && unpairedIndicator)
         unpairedIndicator = isIndicator && !unpairedIndicator

@@ -7,7 +7,8 @@
 /// wrap pending; the next printable wraps, scrolling at the bottom), LF scrolling
 /// into a scrollback, CUU/CUD/CUF/CUB clamped to the screen, CUP, EL 0, SGR (with
 /// 22 clearing bold and dim), OSC 8 links, SU, DECSTBM scroll regions, the alternate
-/// screen, and modes 2026/25 (accepted, no effect). Anything else is recorded in
+/// screen, modes 2026/25 (accepted, no effect), and cursor position reports (answered
+/// in ``replies``). Anything else is recorded in
 /// ``unknown`` so a test can fail on it. Writing a wide cluster in the last column is
 /// recorded in ``violations``.
 struct ModelTerminal {
@@ -34,6 +35,8 @@ struct ModelTerminal {
     var unknown: [String] = []
     var violations: [String] = []
     var synchronizedDepth = 0
+    /// What the terminal answered (cursor position reports to `CSI 6n`).
+    var replies: [UInt8] = []
     private var pendingText: [UInt8] = []
 
     init(width: Int, height: Int, policy: WidthPolicy = .grapheme) {
@@ -226,6 +229,9 @@ struct ModelTerminal {
             column = 0
             wrapPending = false
         case UInt8(ascii: "m"): sgr(params)
+        case UInt8(ascii: "n") where params == "6":
+            // CPR: 1-based; a pending wrap leaves the cursor on the last column.
+            replies += Array("\u{1B}[\(row + 1);\(column + 1)R".utf8)
         case UInt8(ascii: "h"), UInt8(ascii: "l"):
             let set = final == UInt8(ascii: "h")
             switch params {
@@ -261,6 +267,7 @@ struct ModelTerminal {
             case 3: pen.attributes.insert(.italic)
             case 4: pen.attributes.insert(.underline)
             case 7: pen.attributes.insert(.inverse)
+            case 8: break  // conceal (the width calibration's samples): drawn as usual here
             case 9: pen.attributes.insert(.strikethrough)
             case 22: pen.attributes.subtract([.bold, .dim])
             case 23: pen.attributes.remove(.italic)
