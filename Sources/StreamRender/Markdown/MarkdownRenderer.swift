@@ -1052,6 +1052,8 @@ public final class MarkdownRenderer {
         var cells: [[StyledLine.Span]]
         var aligns: [Int]
         var header: Bool
+        /// Each cell's width (measured once: the grid and the wrap both need it).
+        var widths: [Int] = []
     }
 
     /// A table's layout, fixed by its header and first rows (``measuredTableRows``).
@@ -1084,6 +1086,7 @@ public final class MarkdownRenderer {
                             return s
                         }
                         row.cells.append(Array(spans))
+                        row.widths.append(spans.reduce(0) { $0 + measure($1.text) })
                         row.aligns.append(align)
                     }
                     rows.append(row)
@@ -1107,7 +1110,7 @@ public final class MarkdownRenderer {
                 if bodyRows == Self.measuredTableRows { break }
                 bodyRows += 1
             }
-            for (c, cell) in row.cells.enumerated() { widths[c] = max(widths[c], measure(cell.map(\.text).joined())) }
+            for (c, width) in row.widths.enumerated() { widths[c] = max(widths[c], width) }
         }
         if rows.lazy.filter({ !$0.header }).count > Self.measuredTableRows {
             widths = widths.map { $0 + Self.tableHeadroom($0) }
@@ -1156,7 +1159,7 @@ public final class MarkdownRenderer {
         let border = options.theme.tableBorder
         let widths = grid.widths
         let wrapped = (0..<grid.columns).map { c in
-            wrap(c < row.cells.count ? row.cells[c] : [], width: widths[c])
+            c < row.cells.count ? wrap(row.cells[c], total: row.widths[c], width: widths[c]) : [([], 0)]
         }
         let height = wrapped.map(\.count).max() ?? 1
         var lines: [StyledLine] = []
@@ -1223,12 +1226,11 @@ public final class MarkdownRenderer {
         return out
     }
 
-    /// Greedy word wrap of a cell's spans at `width` columns (a word longer than the
-    /// width is cut between clusters).
-    private func wrap(_ spans: [StyledLine.Span], width: Int) -> [(spans: [StyledLine.Span], width: Int)] {
+    /// Greedy word wrap of a cell's spans (`total` columns wide) at `width` columns (a
+    /// word longer than the width is cut between clusters).
+    private func wrap(_ spans: [StyledLine.Span], total: Int, width: Int) -> [(spans: [StyledLine.Span], width: Int)] {
         // Most cells fit their column: one line, the spans as they are (same-style
         // neighbours joined, as the cluster path below joins them).
-        let total = spans.reduce(0) { $0 + measure($1.text) }
         if total <= width {
             var line: [StyledLine.Span] = []
             for span in spans where !span.text.isEmpty {
@@ -1302,6 +1304,8 @@ public final class MarkdownRenderer {
         var width = 0
         var s = text
         s.withUTF8 { bytes in
+            // Printable ASCII (most cells): a column a byte.
+            if DisplayWidth.isPrintableASCII(bytes) { width = bytes.count; return }
             _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { _, w, _ in width += w }
         }
         return width
