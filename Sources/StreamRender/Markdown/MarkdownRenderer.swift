@@ -1067,8 +1067,10 @@ public final class MarkdownRenderer {
     /// The grid of the last table rendered (the stream keeps it for the rows to come).
     var lastTableGrid: TableGrid?
 
-    private func tableRows(_ node: Node, base: Style) -> [TableRow] {
-        let theme = options.theme
+    /// The rows of table `node`; `headers` false: the header rows without their cells
+    /// (a streamed row's parse, whose header is drawn already).
+    private func tableRows(_ node: Node, base: Style, headers: Bool = true) -> [TableRow] {
+        let headerStyle = options.theme.tableHeader
         var rows: [TableRow] = []
         func collect(_ n: Node, header: Bool) {
             for child in n.children {
@@ -1077,12 +1079,16 @@ public final class MarkdownRenderer {
                 case .tableBody: collect(child, header: false)
                 case .row:
                     var row = TableRow(cells: [], aligns: [], header: header)
+                    if header && !headers {
+                        rows.append(row)
+                        continue
+                    }
                     for cell in child.children {
                         guard case .cell(_, let align) = cell.kind else { continue }
                         let spans = cell.lines.joined().map { span -> StyledLine.Span in
                             var s = span
                             s.text = clean(s.text, tabs: false)
-                            s.style = base.merged(with: header ? theme.tableHeader.merged(with: s.style) : s.style)
+                            s.style = base.merged(with: header ? headerStyle.merged(with: s.style) : s.style)
                             return s
                         }
                         row.cells.append(Array(spans))
@@ -1101,7 +1107,7 @@ public final class MarkdownRenderer {
     /// Widths from the header rows and the first ``measuredTableRows`` body rows,
     /// shrunk to fit `width`; records when a box cannot keep 3 columns a cell.
     private func tableGrid(_ rows: [TableRow], width: Int) -> TableGrid? {
-        let columns = rows.map(\.cells.count).max() ?? 0
+        let columns = rows.lazy.map { $0.cells.count }.max() ?? 0
         guard columns > 0 else { return nil }
         var widths = [Int](repeating: 1, count: columns)
         var bodyRows = 0
@@ -1161,7 +1167,7 @@ public final class MarkdownRenderer {
         let wrapped = (0..<grid.columns).map { c in
             c < row.cells.count ? wrap(row.cells[c], total: row.widths[c], width: widths[c]) : [([], 0)]
         }
-        let height = wrapped.map(\.count).max() ?? 1
+        let height = wrapped.lazy.map { $0.count }.max() ?? 1
         var lines: [StyledLine] = []
         for r in 0..<height {
             var spans: [StyledLine.Span] = [.init("│ ", style: border)]
@@ -1188,9 +1194,10 @@ public final class MarkdownRenderer {
     func tableRow(_ text: inout [UInt8], count: Int, grid: TableGrid) -> [StyledLine]? {
         guard let tree = parseTree(&text, count: count)?.root, tree.children.count == 1,
               case .table = tree.children[0].kind else { return nil }
-        let rows = tableRows(tree.children[0], base: .plain)
+        // The header is drawn already; records label each cell with it.
+        let rows = tableRows(tree.children[0], base: .plain, headers: grid.isRecords)
         let body = rows.filter { !$0.header }
-        guard body.count == 1, rows.map(\.cells.count).max() == grid.columns else { return nil }
+        guard body.count == 1, body[0].cells.count <= grid.columns else { return nil }
         if grid.isRecords { return records(rows, columns: grid.columns) }
         return tableRowLines(body[0], grid)
     }

@@ -559,7 +559,11 @@ public struct MarkdownStream {
         cut()
         guard let grid = renderer.lastTableGrid else { return }
         if !grid.isRecords, !finals.isEmpty { finals.removeLast() }  // the bottom line, drawn when the table ends
-        openTable = (head, grid)
+        // A row is parsed after the delimiter line and a header of empty cells (the
+        // column count and alignments are all a row's parse takes from them); records
+        // label each cell with the header's text, so they keep it.
+        let delimiter = head[(head.firstIndex(of: 0x0A)! + 1)...]
+        openTable = (grid.isRecords ? head : Array(("|" + String(repeating: " |", count: grid.columns) + "\n").utf8) + delimiter, grid)
     }
 
     /// `line` as the open table's next row, or nil when it is not one.
