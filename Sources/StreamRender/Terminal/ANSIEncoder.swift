@@ -365,17 +365,19 @@ extension ANSIEncoder {
     public static let probeQueries: [UInt8] = csi("?2026$p") + csi("?2027$p") + csi("c")
 
     /// Measures how far each of `texts` moves the cursor, out of sight: inside a
-    /// synchronized update, the cursor saved (DECSC) and its position asked (CPR); for
-    /// each text the cursor put back (which also restores the pen), the text written
-    /// concealed (SGR 8), the position asked; at the end the cursor put back and the
-    /// rest of its line erased. One reply per query: `CSI row ; column R`.
+    /// synchronized update and with autowrap off (a cursor near the right edge then
+    /// overwrites its last column instead of wrapping onto the next row or scrolling),
+    /// the cursor saved (DECSC) and its position asked (CPR); for each text the cursor
+    /// put back (which also restores the pen), the text written concealed (SGR 8), the
+    /// position asked; at the end the cursor put back, the rest of its line erased,
+    /// autowrap on again. One reply per query: `CSI row ; column R`.
     ///
     /// - Complexity: O(n) in the texts' bytes.
     public static func measuringQueries(_ texts: [String]) -> [UInt8] {
         let save: [UInt8] = [0x1B, 0x37], restore: [UInt8] = [0x1B, 0x38]
-        var bytes = csi("?2026h") + save + csi("6n")
+        var bytes = csi("?2026h") + csi("?7l") + save + csi("6n")
         for text in texts { bytes += restore + csi("8m") + Array(text.utf8) + csi("6n") }
-        return bytes + restore + csi("K") + csi("?2026l")
+        return bytes + restore + csi("K") + csi("?7h") + csi("?2026l")
     }
     public static let showCursor: [UInt8] = csi("?25h")
 

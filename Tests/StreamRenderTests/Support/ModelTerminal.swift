@@ -7,7 +7,7 @@
 /// wrap pending; the next printable wraps, scrolling at the bottom), LF scrolling
 /// into a scrollback, CUU/CUD/CUF/CUB clamped to the screen, CUP, EL 0, SGR (with
 /// 22 clearing bold and dim), OSC 8 links, SU, DECSTBM scroll regions, the alternate
-/// screen, modes 2026/25 (accepted, no effect), and cursor position reports (answered
+/// screen, modes 2026/25 (accepted, no effect), DECAWM, and cursor position reports (answered
 /// in ``replies``). Anything else is recorded in
 /// ``unknown`` so a test can fail on it. Writing a wide cluster in the last column is
 /// recorded in ``violations``.
@@ -37,6 +37,8 @@ struct ModelTerminal {
     var synchronizedDepth = 0
     /// What the terminal answered (cursor position reports to `CSI 6n`).
     var replies: [UInt8] = []
+    /// DECAWM (mode 7): off, text at the right edge overwrites the last column.
+    var autowrap = true
     private var pendingText: [UInt8] = []
 
     init(width: Int, height: Int, policy: WidthPolicy = .grapheme) {
@@ -93,6 +95,7 @@ struct ModelTerminal {
             lineFeed()
         }
         if w == 2 && column == width - 1 {
+            if !autowrap { return }  // no room, and nowhere to wrap to: not drawn
             violations.append("wide cluster \(cluster) written in the last column of row \(row)")
             column = 0
             lineFeed()
@@ -107,7 +110,7 @@ struct ModelTerminal {
         column += w
         if column >= width {
             column = width - 1
-            wrapPending = true
+            wrapPending = autowrap
         }
     }
 
@@ -237,6 +240,7 @@ struct ModelTerminal {
             switch params {
             case "?2026": synchronizedDepth += set ? 1 : -1
             case "?25": break
+            case "?7": autowrap = set
             case "?1049":
                 if set {
                     alternate = screen

@@ -101,10 +101,15 @@ import Testing
     @Test func unusableAnswersFallBack() {
         #expect(WidthCalibration.parse([], columns: 80) == nil)
         #expect(WidthCalibration.parse(Array("\u{1B}[?2026;2$y\u{1B}[?62c".utf8), columns: 80) == nil)
+        // A cursor near the right edge of the last row: autowrap is off while the samples
+        // are written, so nothing wraps or scrolls; too little room, nothing measured.
         var model = ModelTerminal(width: 80, height: 10, policy: .scalars)
-        model.apply(Array("\u{1B}[1;76H".utf8))
+        model.apply(Array("above\u{1B}[10;78H".utf8))
         model.apply(WidthCalibration.queries)
         #expect(WidthCalibration.parse(model.replies, columns: 80) == nil, "the samples would wrap")
+        #expect(model.scrollback.isEmpty && model.rows[0].hasPrefix("above") && model.row == 9 && model.column == 77,
+                "\(model.rows) at \(model.row),\(model.column)")
+        #expect(model.rows[9].allSatisfy { $0 == " " } && model.autowrap && model.unknown.isEmpty, "\(model.rows[9]) \(model.unknown)")
         // Every answer on another row than the first: nothing measured.
         var replies = Array("\u{1B}[3;1R".utf8)
         for _ in WidthCalibration.samples { replies += Array("\u{1B}[4;1R".utf8) }
