@@ -1186,20 +1186,22 @@ public final class MarkdownRenderer {
         return lines
     }
 
-    /// The body rows of `text[0..<count]` drawn in `grid`, when the text is one table
-    /// (the stream gives a table's header and delimiter lines and one later row);
-    /// nil when it is anything else (the line ended the table).
+    /// The body rows of the table `text[0..<count]` starts with, drawn in `grid` (the
+    /// stream gives a table's header and delimiter lines and later rows), and how many
+    /// there are: the lines after them are not the table's (one ended it).
     ///
     /// - Complexity: O(n) in the bytes of `text`.
-    func tableRow(_ text: inout [UInt8], count: Int, grid: TableGrid) -> [StyledLine]? {
-        guard let tree = parseTree(&text, count: count)?.root, tree.children.count == 1,
-              case .table = tree.children[0].kind else { return nil }
+    func tableRows(_ text: inout [UInt8], count: Int, grid: TableGrid) -> (lines: [StyledLine], rows: Int) {
+        guard let tree = parseTree(&text, count: count)?.root, let table = tree.children.first,
+              case .table = table.kind else { return ([], 0) }
         // The header is drawn already; records label each cell with it.
-        let rows = tableRows(tree.children[0], base: .plain, headers: grid.isRecords)
+        let rows = tableRows(table, base: .plain, headers: grid.isRecords)
         let body = rows.filter { !$0.header }
-        guard body.count == 1, body[0].cells.count <= grid.columns else { return nil }
-        if grid.isRecords { return records(rows, columns: grid.columns) }
-        return tableRowLines(body[0], grid)
+        guard !body.isEmpty, body.allSatisfy({ $0.cells.count <= grid.columns }) else { return ([], 0) }
+        if grid.isRecords { return (records(rows, columns: grid.columns), body.count) }
+        var lines: [StyledLine] = []
+        for row in body { lines += tableRowLines(row, grid) }
+        return (lines, body.count)
     }
 
     /// A table too wide for a box: each body row a bulleted record, one line a cell

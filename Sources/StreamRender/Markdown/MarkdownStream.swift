@@ -86,6 +86,10 @@ public struct MarkdownStream {
     /// A table whose first rows are final: its header and delimiter lines, and the
     /// grid they and those rows fixed. Each later row is final when its line ends.
     private var openTable: (head: [UInt8], grid: MarkdownRenderer.TableGrid)?
+    /// Lines of the open table not parsed yet (each with its line end), and how many:
+    /// a read's rows are parsed together before its final lines are taken.
+    private var pendingRows: [UInt8] = []
+    private var pendingRowLines = 0
     private var lastLineBlank = false
     private var lastLineBackslash = false
     /// The last line ends with two spaces (a hard line break follows it).
@@ -192,6 +196,7 @@ public struct MarkdownStream {
             if start < bytes.count { partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
         }
         splitLongLine(complete: false)
+        flushRows()
         return takeFinals()
     }
 
@@ -201,6 +206,7 @@ public struct MarkdownStream {
     public mutating func finish() -> [StyledLine] {
         heldCR = false
         if !partial.isEmpty { completeLine() }
+        flushRows()
         if fence != nil {
             closeFence()
         } else if !region.isEmpty {
@@ -467,6 +473,53 @@ public struct MarkdownStream {
             return
         }
         if footnotes.take(line, continuingSplit: continuingSplit) { return }
+        if openTable != nil && !continuingSplit && Self.isTableText(line) {
+            pendingRows += line
+            pendingRows.append(0x0A)
+            pendingRowLines += 1
+            return
+        }
+        flushRows()
+        processAfterFootnotes(line, continuingSplit: continuingSplit)
+    }
+
+    /// A line that can only be a row after a table's (md4c's rule: text, not a list
+    /// item, quote, rule, HTML or link reference definition): it starts with `|`, a
+    /// letter or a non-ASCII character.
+    static func isTableText(_ line: [UInt8]) -> Bool {
+        guard let b = line.first(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+        return b == UInt8(ascii: "|") || b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
+    }
+
+    /// The open table's pending rows parsed in one pass and made final; a line among
+    /// them that ended the table (which ``isTableText(_:)`` should have kept out) and
+    /// the lines after it go on as any line.
+    private mutating func flushRows() {
+        guard let table = openTable, pendingRowLines > 0 else { return }
+        var lines: [UInt8] = []
+        swap(&lines, &pendingRows)
+        let count = pendingRowLines
+        pendingRowLines = 0
+        scratch.removeAll(keepingCapacity: true)
+        scratch += definitions
+        scratch += table.head
+        scratch += lines
+        let (rendered, rows) = renderer.tableRows(&scratch, count: scratch.count, grid: table.grid)
+        finals += rendered
+        guard rows < count else { return }
+        closeTable()
+        var start = 0
+        for _ in 0..<rows { start = lines[start...].firstIndex(of: 0x0A)! + 1 }
+        while start < lines.count {
+            let end = lines[start...].firstIndex(of: 0x0A)!
+            processAfterFootnotes(Array(lines[start..<end]), continuingSplit: false)
+            start = end + 1
+        }
+        flushRows()
+    }
+
+    /// ``process(_:continuingSplit:)`` for a line that is no footnote's.
+    private mutating func processAfterFootnotes(_ line: [UInt8], continuingSplit: Bool) {
         let blank = Self.isBlank(line)
         if let table = openTable {
             if !blank, let rows = tableRow(table, line) {
@@ -573,7 +626,8 @@ public struct MarkdownStream {
         scratch += table.head
         scratch += line
         scratch.append(0x0A)
-        return renderer.tableRow(&scratch, count: scratch.count, grid: table.grid)
+        let (rendered, rows) = renderer.tableRows(&scratch, count: scratch.count, grid: table.grid)
+        return rows == 1 ? rendered : nil
     }
 
     /// Ends the open table, if any: its bottom line is final.
@@ -753,6 +807,7 @@ public struct MarkdownStream {
     ///
     /// - Complexity: O(r) in the open region's bytes (one to three parses).
     public mutating func provisionalLines() -> [StyledLine] {
+        flushRows()  // (none pending after `append`)
         guard let table = openTable else { return openBlockLines() }
         // A streamed table: the row being typed, then the table's bottom line.
         if !partial.isEmpty {
@@ -765,9 +820,8 @@ public struct MarkdownStream {
             scanner.scan(Array(text[rowStart...]), base: rowStart)
             scanner.speculate(&text)
             text.append(0x0A)
-            if let rows = provisionally({ $0.renderer.tableRow(&text, count: text.count, grid: table.grid) }) {
-                return rows + renderer.tableBottom(table.grid)
-            }
+            let (rows, count) = provisionally { $0.renderer.tableRows(&text, count: text.count, grid: table.grid) }
+            if count == 1 { return rows + renderer.tableBottom(table.grid) }
         }
         return renderer.tableBottom(table.grid) + openBlockLines()
     }
