@@ -314,7 +314,8 @@ public struct MarkdownStream {
             if lineStartsPlain == nil {
                 guard complete || n >= Self.plainPrefix else { return }
                 let prefix = Array(partial[..<min(n, Self.plainPrefix)])
-                if !Self.isPlainLine(prefix) {
+                if openTable != nil || !Self.isPlainLine(prefix) {
+                    // (After a streamed table's rows any text line is a row.)
                     lineStartsPlain = false
                 } else if region.isEmpty || (allPlain && !lastLineBlank) {
                     lineStartsPlain = true
@@ -416,6 +417,17 @@ public struct MarkdownStream {
             p -= 1
         }
         if !space { while partial[at] & 0xC0 == 0x80 { at -= 1 } }
+        if openTable != nil {
+            // A row of a streamed table: its first part is a row (or ends the table), after
+            // the rows before it; the rest goes on as the next line.
+            flushRows()
+            let piece = Array(partial[..<at])
+            partial.removeFirst(space ? at + 1 : at)
+            resetLineSplit()
+            lineContinuesSplit = true
+            processAfterFootnotes(piece, continuingSplit: false)
+            return true
+        }
         region += partial[..<at]
         cut(continuing: true, joinsWithSpace: space)
         partial.removeFirst(space ? at + 1 : at)
@@ -500,16 +512,18 @@ public struct MarkdownStream {
         swap(&lines, &pendingRows)
         let count = pendingRowLines
         pendingRowLines = 0
-        scratch.removeAll(keepingCapacity: true)
-        scratch += definitions
-        scratch += table.head
-        scratch += lines
-        let (rendered, rows) = renderer.tableRows(&scratch, count: scratch.count, grid: table.grid)
+        let numbers = renderer.footnoteNumbers
+        var (rendered, rows) = parseRows(table, lines[...])
+        var start = 0
+        for _ in 0..<rows { start = lines[start...].firstIndex(of: 0x0A)! + 1 }
+        if rows < count {
+            // The parse numbered footnote references after the table's end: again, the rows alone.
+            renderer.footnoteNumbers = numbers
+            (rendered, rows) = parseRows(table, lines[..<start])
+        }
         finals += rendered
         guard rows < count else { return }
         closeTable()
-        var start = 0
-        for _ in 0..<rows { start = lines[start...].firstIndex(of: 0x0A)! + 1 }
         while start < lines.count {
             let end = lines[start...].firstIndex(of: 0x0A)!
             processAfterFootnotes(Array(lines[start..<end]), continuingSplit: false)
@@ -612,22 +626,34 @@ public struct MarkdownStream {
         cut()
         guard let grid = renderer.lastTableGrid else { return }
         if !grid.isRecords, !finals.isEmpty { finals.removeLast() }  // the bottom line, drawn when the table ends
-        // A row is parsed after the delimiter line and a header of empty cells (the
-        // column count and alignments are all a row's parse takes from them); records
-        // label each cell with the header's text, so they keep it.
+        // Rows are parsed after the delimiter line and a header of one-letter cells (the
+        // column count and alignments are all a row's parse takes from them; a header of
+        // empty cells has no text, and the check for a header whose cell count differs
+        // from its delimiter row's took the first row for the header); records label
+        // each cell with the header's text, so they keep it.
         let delimiter = head[(head.firstIndex(of: 0x0A)! + 1)...]
-        openTable = (grid.isRecords ? head : Array(("|" + String(repeating: " |", count: grid.columns) + "\n").utf8) + delimiter, grid)
+        openTable = (grid.isRecords ? head : Array(("|" + String(repeating: " x |", count: grid.columns) + "\n").utf8) + delimiter, grid)
     }
 
-    /// `line` as the open table's next row, or nil when it is not one.
-    private mutating func tableRow(_ table: (head: [UInt8], grid: MarkdownRenderer.TableGrid), _ line: [UInt8]) -> [StyledLine]? {
+    /// `lines` (each with its line end) after the open table's head, parsed: the rows
+    /// they start with, drawn, and how many.
+    private mutating func parseRows(_ table: (head: [UInt8], grid: MarkdownRenderer.TableGrid),
+                                    _ lines: ArraySlice<UInt8>) -> (lines: [StyledLine], rows: Int) {
         scratch.removeAll(keepingCapacity: true)
         scratch += definitions
         scratch += table.head
-        scratch += line
-        scratch.append(0x0A)
-        let (rendered, rows) = renderer.tableRows(&scratch, count: scratch.count, grid: table.grid)
-        return rows == 1 ? rendered : nil
+        scratch += lines
+        return renderer.tableRows(&scratch, count: scratch.count, grid: table.grid)
+    }
+
+    /// `line` as the open table's next row, or nil when it is not one (its footnote
+    /// references then keep no number: the line is parsed again as what it is).
+    private mutating func tableRow(_ table: (head: [UInt8], grid: MarkdownRenderer.TableGrid), _ line: [UInt8]) -> [StyledLine]? {
+        let numbers = renderer.footnoteNumbers
+        let (rendered, rows) = parseRows(table, (line + [0x0A])[...])
+        if rows == 1 { return rendered }
+        renderer.footnoteNumbers = numbers
+        return nil
     }
 
     /// Ends the open table, if any: its bottom line is final.

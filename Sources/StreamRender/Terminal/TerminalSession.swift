@@ -33,8 +33,10 @@ public final class TerminalSession {
     /// How long after the probe's queries a late reply is still waited for when the
     /// terminal is handed back (a terminal that never answers costs this at most).
     static let lateReplyMilliseconds: UInt64 = 500
-    /// Whether ``probe(timeoutMilliseconds:)`` also measures widths (``WidthCalibration``).
-    public var measuresWidths = true
+    /// Whether ``probe(timeoutMilliseconds:)`` also measures widths (``WidthCalibration``):
+    /// it writes at the cursor (concealed, then erased); ``StreamRenderer/Configuration/forTerminal(_:environment:choices:)``
+    /// turns it on unless a width policy is chosen.
+    public var measuresWidths = false
     /// The widths the last probe measured (nil: not measured, or not answered).
     public private(set) var widths: WidthCalibration?
 

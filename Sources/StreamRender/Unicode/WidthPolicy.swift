@@ -77,7 +77,8 @@ public struct WidthPolicy: Sendable, Hashable, CustomStringConvertible {
         return bits == 0 ? mode : Mode.allCases[bits - 1]
     }
 
-    /// Measures clusters of `kind` by `kindMode` (``mode`` again: as the rest).
+    /// Measures clusters of `kind` by `kindMode`; a kind set to ``mode`` follows ``mode``
+    /// (also if it changes later).
     ///
     /// - Complexity: O(1).
     public mutating func setMode(_ kindMode: Mode, for kind: ClusterKind) {
@@ -98,7 +99,7 @@ public struct WidthPolicy: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Complexity: O(n) in the cluster's bytes.
     static func kind(of cluster: UnsafeBufferPointer<UInt8>) -> ClusterKind? {
-        guard cluster.count > 1, cluster[0] >= 0x80 else { return nil }
+        guard cluster.count > 1 else { return nil }  // (a keycap starts with an ASCII digit, `#` or `*`)
         let (first, afterFirst) = DisplayWidth.decodeScalar(cluster, at: 0)
         if afterFirst == cluster.count { return nil }
         var zwj = false, vs16 = false, vs15 = false

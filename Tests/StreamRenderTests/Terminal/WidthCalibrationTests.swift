@@ -135,6 +135,9 @@ import Testing
         policy.setMode(.wcwidth, for: .flag)
         #expect(policy.mode(for: .flag) == .wcwidth && policy.description == "wcwidth+vs16=grapheme")
         #expect(DisplayWidth.of("❤️", policy: policy) == 2 && DisplayWidth.of("❤️", policy: .wcwidth) == 1)
+        // A keycap is of the VS16 kind (it starts with an ASCII digit).
+        #expect(Array("1️⃣".utf8).withUnsafeBufferPointer { WidthPolicy.kind(of: $0) } == .emojiVS16)
+        #expect(DisplayWidth.of("1️⃣", policy: policy) == 2 && DisplayWidth.of("1️⃣", policy: .wcwidth) == 1)
         let calibration = WidthCalibration(widths: [2, 1, 2, 1, 2, 3, nil])
         #expect(calibration.description == "emoji-zwj 2 1, flag 2, vs16 1, vs15 2, indic 3, ambiguous ?")
     }
