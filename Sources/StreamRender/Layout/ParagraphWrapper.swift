@@ -159,6 +159,29 @@ struct ParagraphWrapper {
         cutsAnywhere = false
     }
 
+    /// The width of `text` when every character in it is printable ASCII or box drawing
+    /// (U+2500-U+257F, East Asian Ambiguous: one column unless `ambiguousIsWide`), each
+    /// a cluster of its own; nil for any other text.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    static func simpleWidth(_ text: UnsafeBufferPointer<UInt8>, ambiguousIsWide: Bool) -> Int? {
+        if DisplayWidth.isPrintableASCII(text) { return text.count }
+        if ambiguousIsWide { return nil }
+        var width = 0, i = 0
+        while i < text.count {
+            let b = text[i]
+            if b >= 0x20 && b < 0x7F {
+                i += 1
+            } else if b == 0xE2, i + 2 < text.count, text[i + 1] == 0x94 || text[i + 1] == 0x95, text[i + 2] & 0xC0 == 0x80 {
+                i += 3
+            } else {
+                return nil
+            }
+            width += 1
+        }
+        return width
+    }
+
     /// Lays out what `text` (the whole paragraph so far) added since the last call.
     /// With `closed`, the paragraph is complete: everything is placed and its last
     /// line reported.
@@ -168,11 +191,13 @@ struct ParagraphWrapper {
     mutating func advance(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
                           emit: (VisualLine) -> Void) {
         if isDone { return }
-        if segmented == 0 && closed && text.count <= firstLineWidth && DisplayWidth.isPrintableASCII(text) {
-            // A complete line of printable ASCII that fits: one column a byte, so no
-            // wrap and no opportunity can matter (code lines, table rows, headings).
+        if segmented == 0 && closed, let width = Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide),
+           width <= firstLineWidth {
+            // A complete line of one-column clusters that fits (printable ASCII, box
+            // drawing): no wrap and no opportunity can matter (code lines, table rows,
+            // headings).
             segmented = text.count
-            emit(VisualLine(paragraph: 0, start: 0, end: text.count, width: text.count, isReplacement: false))
+            emit(VisualLine(paragraph: 0, start: 0, end: text.count, width: width, isReplacement: false))
             lineStart = text.count
             onFirstLine = false
             isDone = true
