@@ -191,8 +191,9 @@ struct ParagraphWrapper {
     mutating func advance(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
                           emit: (VisualLine) -> Void) {
         if isDone { return }
-        if segmented == 0 && closed, let width = Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide),
-           width <= firstLineWidth {
+        // (A one-column character takes at most 3 bytes: a longer text cannot fit, and is not scanned.)
+        if segmented == 0 && closed && text.count <= 3 * firstLineWidth,
+           let width = Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide), width <= firstLineWidth {
             // A complete line of one-column clusters that fits (printable ASCII, box
             // drawing): no wrap and no opportunity can matter (code lines, table rows,
             // headings).

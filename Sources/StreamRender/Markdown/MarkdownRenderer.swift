@@ -1240,13 +1240,7 @@ public final class MarkdownRenderer {
     private func wrap(_ spans: [StyledLine.Span], total: Int, width: Int) -> [(spans: [StyledLine.Span], width: Int)] {
         // Most cells fit their column: one line, the spans as they are (same-style
         // neighbours joined, as the cluster path below joins them).
-        if total <= width {
-            var line: [StyledLine.Span] = []
-            for span in spans where !span.text.isEmpty {
-                if let last = line.last, last.style == span.style { line[line.count - 1].text += span.text } else { line.append(span) }
-            }
-            return [(line, total)]
-        }
+        if total <= width { return [(merge(spans), total)] }
         var clusters: [(text: String, width: Int, style: Style)] = []
         for span in spans {
             var s = span.text

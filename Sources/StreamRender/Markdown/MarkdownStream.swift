@@ -513,16 +513,17 @@ public struct MarkdownStream {
         let count = pendingRowLines
         pendingRowLines = 0
         let numbers = renderer.footnoteNumbers
-        var (rendered, rows) = parseRows(table, lines[...])
+        let (rendered, rows) = parseRows(table, lines[...])
+        guard rows < count else {
+            finals += rendered
+            return
+        }
+        // A line ended the table: the parse numbered the footnote references after it;
+        // the rows alone again.
         var start = 0
         for _ in 0..<rows { start = lines[start...].firstIndex(of: 0x0A)! + 1 }
-        if rows < count {
-            // The parse numbered footnote references after the table's end: again, the rows alone.
-            renderer.footnoteNumbers = numbers
-            (rendered, rows) = parseRows(table, lines[..<start])
-        }
-        finals += rendered
-        guard rows < count else { return }
+        renderer.footnoteNumbers = numbers
+        finals += parseRows(table, lines[..<start]).lines
         closeTable()
         while start < lines.count {
             let end = lines[start...].firstIndex(of: 0x0A)!

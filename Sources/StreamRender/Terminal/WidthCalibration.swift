@@ -103,13 +103,15 @@ public struct WidthCalibration: Sendable, Hashable, CustomStringConvertible {
             if width == 1 { policy.ambiguousIsWide = false }
             if width == 2 { policy.ambiguousIsWide = true }
         }
-        let ambiguousIsWide = policy.ambiguousIsWide
-        func explains(_ mode: WidthPolicy.Mode, _ k: Int) -> Bool {
-            guard let width = widths[k] else { return false }
-            return DisplayWidth.of(Self.samples[k].text, policy: WidthPolicy(mode: mode, ambiguousIsWide: ambiguousIsWide)) == width
-        }
+        // Which samples each mode predicts (each sample measured once under each mode).
         let kinded = Self.samples.indices.filter { Self.samples[$0].kind != nil }
-        let score = { (mode: WidthPolicy.Mode) in kinded.filter { explains(mode, $0) }.count }
+        var explained: [WidthPolicy.Mode: Set<Int>] = [:]
+        for mode in WidthPolicy.Mode.allCases {
+            let rule = WidthPolicy(mode: mode, ambiguousIsWide: policy.ambiguousIsWide)
+            explained[mode] = Set(kinded.filter { widths[$0] != nil && DisplayWidth.of(Self.samples[$0].text, policy: rule) == widths[$0] })
+        }
+        func explains(_ mode: WidthPolicy.Mode, _ k: Int) -> Bool { explained[mode]!.contains(k) }
+        let score = { (mode: WidthPolicy.Mode) in explained[mode]!.count }
         if let best = WidthPolicy.Mode.allCases.max(by: { score($0) < score($1) }), score(best) > score(base.mode) {
             policy.mode = best
         }
