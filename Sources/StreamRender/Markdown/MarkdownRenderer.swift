@@ -1227,12 +1227,11 @@ public final class MarkdownRenderer {
         return lines
     }
 
+    /// `spans` with same-style neighbours joined and empty ones dropped (``StyledLine/append(_:)``).
     private func merge(_ spans: [StyledLine.Span]) -> [StyledLine.Span] {
-        var out: [StyledLine.Span] = []
-        for span in spans where !span.text.isEmpty {
-            if let last = out.last, last.style == span.style { out[out.count - 1].text += span.text } else { out.append(span) }
-        }
-        return out
+        var line = StyledLine()
+        line.append(spans)
+        return line.spans
     }
 
     /// Greedy word wrap of a cell's spans (`total` columns wide) at `width` columns (a
