@@ -1,0 +1,273 @@
+import ArgumentParser
+import StreamRender
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The command line's values as plain data, which `run` reads. The common invocations
+/// (no options: `… | stream-render`, `stream-render answer.sse`) are read without
+/// ArgumentParser, whose reflection over the option groups was 4 ms of a 10 ms start
+/// (issue 24); anything else is parsed by it and copied here. `InvocationTests` check
+/// that both give the same values (the defaults below are the options' defaults).
+struct Invocation: Equatable {
+    struct Input: Equatable {
+        var file: String?
+        var format: ResponseDecoder.Format = .auto
+        var maxEventBytes: Int = 16 << 20
+        var idleTimeout: Double?
+        var replay = false
+        var replayRate: Double = 60
+    }
+
+    struct View: Equatable {
+        var width: Int?
+        var output: OutputKind?
+        var fullscreen = false
+        var height: Int?
+        var widthPolicy: WidthPolicyChoice = .auto
+        var tabSize: Int = 8
+        var maxLines: Int?
+        var fps: Int = 60
+    }
+
+    struct Styles: Equatable {
+        var markdown: Switch = .on
+        var math: Switch = .on
+        var theme: ThemeChoice?
+        var color: StreamRenderer.Configuration.TerminalChoices.Colors = .auto
+        var noColor = false
+        var showThinking = false
+    }
+
+    struct Pacing: Equatable {
+        var pace: String = "150"
+        var paceWords = false
+        var maxLag: Int = 300
+        var drain: Int = 200
+    }
+
+    struct Report: Equatable {
+        var stats = false
+        var verbose = false
+        var saveCode: String?
+        var copy: String?
+        var demo = false
+        var status: Switch?
+        var demoDelayMs: Int?
+    }
+
+    var input = Input()
+    var view = View()
+    var style = Styles()
+    var pacing = Pacing()
+    var report = Report()
+
+    /// The defaults, reading `file` (nil: standard input, or the demo on a terminal).
+    init(file: String? = nil) {
+        input.file = file
+    }
+
+    /// The values ArgumentParser parsed.
+    init(_ command: StreamRenderCommand) {
+        let i = command.input, v = command.view, s = command.style, p = command.pacing, r = command.report
+        input = Input(file: i.file, format: i.format, maxEventBytes: i.maxEventBytes, idleTimeout: i.idleTimeout,
+                      replay: i.replay, replayRate: i.replayRate)
+        view = View(width: v.width, output: v.output, fullscreen: v.fullscreen, height: v.height, widthPolicy: v.widthPolicy,
+                    tabSize: v.tabSize, maxLines: v.maxLines, fps: v.fps)
+        style = Styles(markdown: s.markdown, math: s.math, theme: s.theme, color: s.color, noColor: s.noColor,
+                       showThinking: s.showThinking)
+        pacing = Pacing(pace: p.pace, paceWords: p.paceWords, maxLag: p.maxLag, drain: p.drain)
+        report = Report(stats: r.stats, verbose: r.verbose, saveCode: r.saveCode, copy: r.copy, demo: r.demo,
+                        status: r.status, demoDelayMs: r.demoDelayMs)
+    }
+
+    /// The invocation `arguments` make when they hold no option: none, or one FILE
+    /// (`-` included) that is not a word ArgumentParser reads otherwise (`help`, the
+    /// `tokens` subcommand). Nil for anything else: ArgumentParser parses it.
+    static func withoutOptions(_ arguments: [String]) -> Invocation? {
+        switch arguments.count {
+        case 0:
+            return Invocation()
+        case 1:
+            let word = arguments[0]
+            guard word == "-" || !word.hasPrefix("-"), word != "help", word != "tokens" else { return nil }
+            return Invocation(file: word)
+        default:
+            return nil
+        }
+    }
+
+    func run() throws {
+        // A closed pipe (`| head`) must end the program quietly, not kill it.
+        signal(SIGPIPE, SIG_IGN)
+        let terminal = TerminalSession(output: STDOUT_FILENO)
+        let useDemo = usesDemo
+        var descriptor: Int32 = STDIN_FILENO
+        let name = input.file ?? "-"
+        if !useDemo && name != "-" {
+            descriptor = open(name, O_RDONLY | O_CLOEXEC)
+            if descriptor < 0 {
+                StreamRenderCommand.error("cannot open \(name): \(String(cString: strerror(errno)))")
+                throw ExitCode(ExitStatus.unreadableInput.rawValue)
+            }
+        }
+        var saver: CodeSaver?
+        if let directory = report.saveCode {
+            do {
+                saver = try CodeSaver(directory: directory)
+            } catch {
+                StreamRenderCommand.error("\(error)")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
+        // Handlers first: a Ctrl-C during the terminal probe (in makeConfiguration) must
+        // find the modes it changed restored, not kill the process with them raw.
+        let signals = SignalWatcher.start()
+        let (configuration, onTerminal) = makeConfiguration(terminal)
+        let sink = FileDescriptorSink(messagePrefix: "stream-render: ")
+        let renderer = StreamRenderer(configuration: configuration, sink: sink)
+        let copier = report.copy.flatMap(ClipboardCopy.parse).map(ClipboardCopy.init)
+        if saver != nil || copier != nil {
+            renderer.onCodeBlock = { block in
+                saver?.save(block)
+                copier?.see(block)
+            }
+        }
+        if onTerminal {
+            terminal.disableEcho()
+            terminal.setEmergencyRestore(ANSIEncoder.restoreSequence(fullscreen: configuration.output == .fullscreen))
+        }
+        var loop = RenderLoop(renderer: renderer, sink: sink, terminal: terminal, signalDescriptor: signals,
+                              explicitWidth: view.width, explicitHeight: view.height)
+        loop.idleTimeout = input.idleTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+        let outcome: StreamRenderer.Outcome
+        let ending: RenderLoop.Ending
+        if useDemo {
+            if let delay = report.demoDelayMs {
+                ending = loop.run(chunks: Demo.capture.chunks.map(\.bytes), every: .milliseconds(delay))
+            } else {
+                ending = loop.run(replaying: Demo.capture.chunks)
+            }
+        } else if input.replay {
+            guard let bytes = StreamRenderCommand.readAll(descriptor) else {
+                terminal.restoreModes()
+                SignalWatcher.stop()
+                StreamRenderCommand.error("cannot read \(name == "-" ? "standard input" : name): \(String(cString: strerror(errno)))")
+                throw ExitCode(ExitStatus.unreadableInput.rawValue)
+            }
+            ending = loop.run(replaying: ReplayCapture(bytes, tokensPerSecond: input.replayRate).chunks)
+        } else {
+            ending = loop.run(reading: descriptor, name: name == "-" ? "standard input" : name)
+        }
+        terminal.restoreModes()
+        SignalWatcher.stop()
+        saver?.report()
+        switch ending {
+        case .brokenPipe:
+            if let failure = sink.failure, failure != EPIPE {
+                StreamRenderCommand.error("cannot write the output: \(String(cString: strerror(failure)))")
+                throw ExitCode(ExitStatus.streamFailed.rawValue)
+            }
+            throw ExitCode(0)  // the reader went away (`| head`): not an error
+        case .signal(let number, let result):
+            if report.stats { printStats(result, renderer, widths: terminal.widths) }
+            throw ExitCode(128 + number)
+        case .finished(let result):
+            outcome = result
+        }
+        copier?.finish()
+        if report.stats { printStats(outcome, renderer, widths: terminal.widths) }
+        if outcome.ending == .empty && name == "-" && !useDemo {
+            // Nothing was piped in: say how it is used rather than only that it was empty.
+            var hint = """
+            stream-render: usage: pipe a streaming answer in (curl -N … | stream-render), name a file \
+            (stream-render answer.sse), or run stream-render on a terminal with no input for a demo; \
+            see 'stream-render --help'
+
+            """
+            hint.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
+        }
+        if saver?.failed == true { throw ExitCode(ExitStatus.streamFailed.rawValue) }
+        switch outcome.ending {
+        case .complete: return
+        case .readFailed: throw ExitCode(ExitStatus.unreadableInput.rawValue)
+        case .interrupted: throw ExitCode(130)
+        default: throw ExitCode(ExitStatus.streamFailed.rawValue)
+        }
+    }
+
+    /// Arguments, environment and the terminal's answers → the renderer's configuration;
+    /// and whether the output is a terminal being drawn on.
+    func makeConfiguration(_ terminal: TerminalSession) -> (StreamRenderer.Configuration, Bool) {
+        let live: StreamRenderer.Configuration.Output = view.fullscreen ? .fullscreen : .inline
+        let policy: WidthPolicy? = switch view.widthPolicy {
+        case .grapheme: .grapheme
+        case .wcwidth: .wcwidth
+        case .scalars: .scalars
+        case .auto: nil
+        }
+        let theme: MarkdownTheme? = switch style.theme {
+        case .dark: .dark
+        case .light: .light
+        case .monochrome: .monochrome
+        case nil: nil
+        }
+        let choices = StreamRenderer.Configuration.TerminalChoices(
+            output: view.output.map { $0 == .plain ? .plain : live }, liveView: live, colors: style.noColor ? .never : style.color,
+            width: view.width, height: view.height, widthPolicy: policy, theme: theme, tabSize: view.tabSize)
+        var configuration = StreamRenderer.Configuration.forTerminal(terminal, choices: choices)
+        configuration.format = input.format
+        configuration.maximumEventBytes = input.maxEventBytes
+        if let maxLines = view.maxLines { configuration.limits.maximumLines = maxLines }
+        configuration.showThinking = style.showThinking
+        configuration.framesPerSecond = view.fps
+        configuration.eventLimitName = "--max-event-bytes"
+        configuration.markdown = style.markdown == .on
+        configuration.math = style.math == .on
+        configuration.pacing = pacerSettings
+        configuration.showsStatus = (report.status ?? (usesDemo ? .on : .off)) == .on
+        return (configuration, terminal.outputIsTerminal)
+    }
+
+    /// `--demo`, or no FILE with a terminal on standard input.
+    var usesDemo: Bool { report.demo || (input.file == nil && isatty(STDIN_FILENO) != 0) }
+
+    /// `--pace`, `--pace-words`, `--max-lag`, `--drain`.
+    var pacerSettings: Pacer.Settings? {
+        guard pacing.pace != "off", let rate = Double(pacing.pace) else { return nil }
+        return Pacer.Settings(pace: rate, maximumLag: .milliseconds(pacing.maxLag), drainTime: .milliseconds(pacing.drain),
+                              revealsWords: pacing.paceWords)
+    }
+
+    func printStats(_ outcome: StreamRenderer.Outcome, _ renderer: StreamRenderer, widths: WidthCalibration?) {
+        func seconds(_ d: Duration) -> String {
+            let ms = Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+            let fraction = String(ms % 1000)
+            return "\(ms / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " s"
+        }
+        let usage = outcome.usage
+        var lines = [
+            "model: \(outcome.model ?? "unknown")",
+            "time to first token: \(outcome.timeToFirstToken.map(seconds) ?? "none")",
+            "tokens/s: \(StreamRenderCommand.tokensPerSecond(outcome))",
+            "stop reason: \(outcome.stopReason ?? "none")",
+            "usage: input \(usage.inputTokens.map(String.init) ?? "?") tokens, output \(usage.outputTokens.map(String.init) ?? "?") tokens",
+            "elapsed: \(seconds(outcome.elapsed))",
+            "events: \(outcome.eventCount)",
+            "deltas: \(outcome.deltaCount)",
+            "bytes in: \(outcome.bytesIn)",
+        ]
+        let statistics = renderer.statistics
+        // The view's frames and bytes are internal counters: --verbose only.
+        lines += report.verbose ? statistics : statistics.filter { $0.hasPrefix("history:") }
+        if report.verbose, let peak = StreamRenderCommand.peakMemoryKB() { lines.append("peak memory: \(peak) KB") }
+        if report.verbose {
+            lines.append("width policy: \(renderer.configuration.layout.policy) (\(widths.map { "measured: \($0)" } ?? "not measured"))")
+        }
+        var text = lines.map { "stream-render: " + $0 }.joined(separator: "\n") + "\n"
+        text.withUTF8 { _ = FileDescriptorSink.writeAll(STDERR_FILENO, $0) }
+    }
+}
