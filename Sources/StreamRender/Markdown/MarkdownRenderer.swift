@@ -273,7 +273,8 @@ public final class MarkdownRenderer {
         }
         let styles = codeStyles!.styles
         // Most lines have nothing to sanitise: their pieces are cut from the line as is.
-        let needsCleaning = !text.utf8.allSatisfy { $0 >= 0x20 ? $0 != 0x7F && $0 != 0xC2 : $0 == 0x09 }
+        var text = text
+        let needsCleaning = !text.withUTF8 { ControlSanitizer.isClean($0) }
         let utf8 = text.utf8
         var spans: [StyledLine.Span] = []
         var done = 0
@@ -312,8 +313,9 @@ public final class MarkdownRenderer {
         }
         var kind: Kind
         var children: [Node] = []
-        /// Inline content split at line breaks.
-        var lines: [[StyledLine.Span]] = [[]]
+        /// Inline content split at line breaks (a leaf's; containers hold none, and
+        /// allocate none).
+        var lines: [[StyledLine.Span]]
         /// Raw text (code and HTML blocks).
         var raw = ""
         var implicit = false
@@ -323,7 +325,13 @@ public final class MarkdownRenderer {
         /// The display math the paragraph holds (drawn centred when it is all the
         /// paragraph holds); "" after a second one.
         var displayMath: String?
-        init(_ kind: Kind) { self.kind = kind }
+        init(_ kind: Kind) {
+            self.kind = kind
+            switch kind {
+            case .heading, .code, .html, .paragraph, .rule, .cell: lines = [[]]
+            default: lines = []
+            }
+        }
 
         /// The block's kind without what may change as it grows (a list's start, a
         /// code block's language), compared to tell whether a block stayed the same.
@@ -370,7 +378,9 @@ public final class MarkdownRenderer {
         }
     }
 
-    private final class Builder {
+    /// A struct the md4c callbacks reach through a pointer: no reference counting of
+    /// the builder and no run-time exclusivity checks per callback (issue 24).
+    private struct Builder {
         let options: MarkdownOptions
         var root: Node?
         var stack: [Node] = []
@@ -432,17 +442,17 @@ public final class MarkdownRenderer {
         }
 
         /// Text at input `offset` (`size` bytes) arrived: inside a table, its extent grows.
-        func saw(at offset: Int?, _ size: Int) {
+        mutating func saw(at offset: Int?, _ size: Int) {
             guard table != nil, let offset else { return }
             table!.first = min(table!.first, offset)
             table!.last = max(table!.last, offset + size)
         }
 
-        func popImplicit() {
+        mutating func popImplicit() {
             if let last = stack.last, last.implicit { stack.removeLast() }
         }
 
-        func enter(_ node: Node) {
+        mutating func enter(_ node: Node) {
             popImplicit()
             if case .table = node.kind { table = (node, .max, 0) }
             guard keeps(node) else {
@@ -456,7 +466,7 @@ public final class MarkdownRenderer {
             stack.append(node)
         }
 
-        func leave() {
+        mutating func leave() {
             popImplicit()
             guard kept.popLast() ?? true else { return }
             let node = stack.removeLast()
@@ -475,7 +485,7 @@ public final class MarkdownRenderer {
 
         /// Whether `node` becomes part of the tree: not a quote or list past the
         /// nesting limit, nor an item of a list left out.
-        private func keeps(_ node: Node) -> Bool {
+        private mutating func keeps(_ node: Node) -> Bool {
             switch node.kind {
             case .quote, .list:
                 if nesting >= MarkdownRenderer.maximumNesting { return false }
@@ -490,7 +500,7 @@ public final class MarkdownRenderer {
         }
 
         /// The leaf that takes inline text: an implicit paragraph in a tight list item.
-        func leaf() -> Node {
+        mutating func leaf() -> Node {
             if top.isLeaf { return top }
             let p = Node(.paragraph)
             p.implicit = true
@@ -500,7 +510,7 @@ public final class MarkdownRenderer {
             return p
         }
 
-        func text(_ type: MD_TEXTTYPE, _ s: String, at offset: Int?) {
+        mutating func text(_ type: MD_TEXTTYPE, _ s: String, at offset: Int?) {
             if mathSpan != nil {
                 mathSpan!.source += type == MD_TEXT_SOFTBR || type == MD_TEXT_BR ? " " : s
                 if let offset { mathSpan!.end = offset + s.utf8.count }
@@ -549,7 +559,7 @@ public final class MarkdownRenderer {
 
         /// `[^label]` completed by the text just added to the last span (a reference
         /// whose definition may come later): shown as the footnote's number, raised.
-        func markFootnoteReferences(in node: Node, added: Int) {
+        mutating func markFootnoteReferences(in node: Node, added: Int) {
             let k = node.lines.count - 1
             guard let span = node.lines[k].last else { return }
             // Most `]` close links: look for a `[^` where a reference could start before
@@ -587,7 +597,7 @@ public final class MarkdownRenderer {
         /// `\)` or `\]` at `offset` closes `open`: what md4c made of the source in
         /// between (escapes taken, emphasis found) is replaced by the math. False when
         /// the two are not in the same line and spans (then it stays as rendered).
-        func closeBracketMath(_ open: (start: Int, display: Bool, node: Node, line: Int, spans: Int, bytes: Int, depth: Int, links: Int),
+        mutating func closeBracketMath(_ open: (start: Int, display: Bool, node: Node, line: Int, spans: Int, bytes: Int, depth: Int, links: Int),
                               at offset: Int, in node: Node) -> Bool {
             guard open.node === node, node.lines.count - 1 == open.line, spanStyles.count == open.depth,
                   links.count == open.links, let input, offset - 1 >= open.start else { return false }
@@ -608,7 +618,7 @@ public final class MarkdownRenderer {
         }
 
         /// Math as Unicode (or as written, delimiters included, with math off).
-        func addMath(_ source: String, display: Bool, delimiters: (String, String), to node: Node) {
+        mutating func addMath(_ source: String, display: Bool, delimiters: (String, String), to node: Node) {
             guard options.math else {
                 add(delimiters.0 + source + delimiters.1, to: node)
                 return
@@ -618,7 +628,7 @@ public final class MarkdownRenderer {
             if display { node.displayMath = node.displayMath == nil ? text : "" }
         }
 
-        func add(_ s: String, to node: Node, style extra: Style? = nil) {
+        mutating func add(_ s: String, to node: Node, style extra: Style? = nil) {
             var style = spanStyles[spanStyles.count - 1]
             if let extra { style = style.merged(with: extra) }
             let k = node.lines.count - 1
@@ -629,7 +639,7 @@ public final class MarkdownRenderer {
             }
         }
 
-        func enterSpan(_ type: MD_SPANTYPE, _ detail: UnsafeMutableRawPointer?) {
+        mutating func enterSpan(_ type: MD_SPANTYPE, _ detail: UnsafeMutableRawPointer?) {
             if structureOnly { return }
             let theme = options.theme
             var style = spanStyles[spanStyles.count - 1]
@@ -657,7 +667,7 @@ public final class MarkdownRenderer {
             spanStyles.append(style)
         }
 
-        func leaveSpan(_ type: MD_SPANTYPE) {
+        mutating func leaveSpan(_ type: MD_SPANTYPE) {
             if structureOnly { return }
             spanStyles.removeLast()
             if type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY, let span = mathSpan {
@@ -713,14 +723,14 @@ public final class MarkdownRenderer {
         defer { if appended { text.removeLast() } }
         parseCount += 1
         parsedBytes += count
-        let builder = Builder(options: options, renderer: self)
+        var builder = Builder(options: options, renderer: self)
         builder.structureOnly = structureOnly
         var parser = MD_PARSER()
         parser.abi_version = 0
         parser.flags = UInt32(MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | MD_FLAG_LATEXMATHSPANS
                               | MD_FLAG_PERMISSIVEURLAUTOLINKS | MD_FLAG_PERMISSIVEEMAILAUTOLINKS | MD_FLAG_PERMISSIVEWWWAUTOLINKS)
         parser.enter_block = { type, detail, user in
-            let b = Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue()
+            let b = user!.assumingMemoryBound(to: Builder.self)
             let kind: Node.Kind
             switch type {
             case MD_BLOCK_DOC: kind = .document
@@ -749,41 +759,41 @@ public final class MarkdownRenderer {
                 kind = .cell(header: type == MD_BLOCK_TH, align: align)
             default: kind = .paragraph
             }
-            b.enter(Node(kind))
+            b.pointee.enter(Node(kind))
             return 0
         }
         parser.leave_block = { _, _, user in
-            Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue().leave()
+            user!.assumingMemoryBound(to: Builder.self).pointee.leave()
             return 0
         }
         parser.enter_span = { type, detail, user in
-            Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue().enterSpan(type, detail)
+            user!.assumingMemoryBound(to: Builder.self).pointee.enterSpan(type, detail)
             return 0
         }
         parser.leave_span = { type, _, user in
-            Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue().leaveSpan(type)
+            user!.assumingMemoryBound(to: Builder.self).pointee.leaveSpan(type)
             return 0
         }
         parser.text = { type, text, size, user in
-            let b = Unmanaged<Builder>.fromOpaque(user!).takeUnretainedValue()
-            let offset = b.offset(of: text, Int(size))
-            b.saw(at: offset, Int(size))
-            if b.structureOnly {
-                _ = b.leaf()
+            let b = user!.assumingMemoryBound(to: Builder.self)
+            let offset = b.pointee.offset(of: text, Int(size))
+            b.pointee.saw(at: offset, Int(size))
+            if b.pointee.structureOnly {
+                _ = b.pointee.leaf()
                 return 0
             }
             let s = String(decoding: UnsafeRawBufferPointer(start: text, count: Int(size)), as: UTF8.self)
-            b.text(type, s, at: offset)
+            b.pointee.text(type, s, at: offset)
             return 0
         }
         if !tables { parser.flags &= ~UInt32(MD_FLAG_TABLES) }
-        let status = withExtendedLifetime(builder) {
-            text.withUnsafeBufferPointer { buf in
-                builder.input = UnsafeRawPointer(buf.baseAddress)
-                builder.inputCount = count
-                defer { builder.input = nil }
-                return buf.withMemoryRebound(to: CChar.self) { chars in
-                    md_parse(chars.baseAddress, MD_SIZE(count), &parser, Unmanaged.passUnretained(builder).toOpaque())
+        let status = text.withUnsafeBufferPointer { buf in
+            builder.input = UnsafeRawPointer(buf.baseAddress)
+            builder.inputCount = count
+            defer { builder.input = nil }
+            return buf.withMemoryRebound(to: CChar.self) { chars in
+                withUnsafeMutablePointer(to: &builder) { pointer in
+                    md_parse(chars.baseAddress, MD_SIZE(count), &parser, UnsafeMutableRawPointer(pointer))
                 }
             }
         }
@@ -1160,6 +1170,13 @@ public final class MarkdownRenderer {
         grid.isRecords ? [] : [tableRule("└", "┴", "┘", grid)]
     }
 
+    private static let someSpaces = (0...64).map { String(repeating: " ", count: $0) }
+
+    /// `count` spaces (a cell's padding): made once for the usual widths.
+    static func spaces(_ count: Int) -> String {
+        count < someSpaces.count ? someSpaces[count] : String(repeating: " ", count: count)
+    }
+
     /// A row in the box: each cell wrapped at its column's width, aligned.
     private func tableRowLines(_ row: TableRow, _ grid: TableGrid) -> [StyledLine] {
         let border = options.theme.tableBorder
@@ -1176,9 +1193,9 @@ public final class MarkdownRenderer {
                 let room = widths[c] - piece.width
                 let align = c < row.aligns.count ? row.aligns[c] : 0
                 let left = align == 3 ? room : align == 2 ? room / 2 : 0
-                if left > 0 { spans.append(.init(String(repeating: " ", count: left))) }
+                if left > 0 { spans.append(.init(Self.spaces(left))) }
                 spans += piece.spans
-                if room - left > 0 { spans.append(.init(String(repeating: " ", count: room - left))) }
+                if room - left > 0 { spans.append(.init(Self.spaces(room - left))) }
                 spans.append(.init(c == grid.columns - 1 ? " │" : " │ ", style: border))
             }
             lines.append(StyledLine(spans: merge(spans)))
@@ -1315,8 +1332,9 @@ public final class MarkdownRenderer {
 
     /// `text` with controls made visible (and tabs as spaces unless `tabs`).
     func clean(_ text: String, tabs: Bool) -> String {
-        // Most text has nothing to change: no control, DEL, C1 lead byte or (for tables) tab.
-        if text.utf8.allSatisfy({ $0 >= 0x20 ? $0 != 0x7F && $0 != 0xC2 : $0 == 0x09 && tabs }) { return text }
+        // Most text has nothing to change: no control, DEL, C1 control or (for tables) tab.
+        var text = text
+        if text.withUTF8({ ControlSanitizer.isClean($0, tabs: tabs) }) { return text }
         var sanitizer = ControlSanitizer()
         var out = sanitizer.sanitize(tabs ? text : String(text.unicodeScalars.map { $0 == "\t" ? " " : Character($0) }))
         sanitizer.finish(into: &out)

@@ -39,40 +39,44 @@ public struct ControlSanitizer: Sendable {
     /// Whether `text` has anything to replace (most text has not).
     private func needsWork(_ text: String) -> Bool {
         if pendingCR { return true }
-        if let answer = text.utf8.withContiguousStorageIfAvailable(Self.needsWork) { return answer }
-        for b in text.utf8 where Self.needsWork(b) { return true }
-        return false
+        var text = text
+        return !text.withUTF8 { Self.isClean($0) }
     }
 
-    @inline(__always)
-    private static func needsWork(_ b: UInt8) -> Bool {
-        (b < 0x20 && b != 0x0A && b != 0x09) || b == 0x7F || b == 0xC2
-    }
-
-    /// Eight bytes at a time: a word with no byte below 0x20, no DEL and no 0xC2 (the
-    /// lead byte of C1 controls) needs nothing; a word with one is looked at byte by
-    /// byte (line feeds and tabs are fine).
-    private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether `bytes` (valid UTF-8) have nothing to replace: no C0 control but LF and
+    /// TAB (neither with `tabs` false, TAB alone with `lineFeeds` false), no DEL, no C1 control (0xC2 0x80...0xC2 0x9F;
+    /// `°` and `²` share its lead byte). The one rule of what needs sanitising: the
+    /// markdown renderer's fast paths ask it too.
+    ///
+    /// - Complexity: O(n) in the bytes, eight at a time.
+    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>, tabs: Bool = true, lineFeeds: Bool = true) -> Bool {
+        @inline(__always) func dirty(_ k: Int) -> Bool {
+            let b = bytes[k]
+            if b < 0x20 { return (b != 0x0A || !lineFeeds) && (b != 0x09 || !tabs) }
+            if b == 0xC2 { return k + 1 < bytes.count && bytes[k + 1] < 0xA0 }
+            return b == 0x7F
+        }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var i = 0
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             while i + 8 <= bytes.count {
                 let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                // Bytes below 0x20, equal to 0x7F (w ^ 0x7F.. has a zero byte), equal to 0xC2.
+                // Bytes below 0x20, equal to 0x7F (w ^ 0x7F.. has a zero byte), equal to 0xC2:
+                // such a word is looked at byte by byte.
                 let below = (w &- ones &* 0x20) & ~w & highs
                 let del = ((w ^ (ones &* 0x7F)) &- ones) & ~(w ^ (ones &* 0x7F)) & highs
                 let c2 = ((w ^ (ones &* 0xC2)) &- ones) & ~(w ^ (ones &* 0xC2)) & highs
                 if below | del | c2 != 0 {
-                    for k in i..<(i + 8) where needsWork(bytes[k]) { return true }
+                    for k in i..<(i + 8) where dirty(k) { return false }
                 }
                 i += 8
             }
         }
         while i < bytes.count {
-            if needsWork(bytes[i]) { return true }
+            if dirty(i) { return false }
             i += 1
         }
-        return false
+        return true
     }
 
     private mutating func sanitizeScalars(_ text: String, _ append: (Unicode.Scalar) -> Void) {

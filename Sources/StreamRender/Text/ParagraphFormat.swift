@@ -20,8 +20,9 @@ public struct ParagraphFormat: Hashable, Sendable {
         /// - Complexity: O(n) in the bytes of `text`.
         public init(_ text: String, style: Style = .plain) {
             // Most pieces (indents, bullets, bars, `↪ `) have nothing to sanitise: no
-            // control, DEL or C1 lead byte, no tab or line end (all below 0x20).
-            if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) {
+            // control, DEL or C1 control, no tab or line end.
+            var text = text
+            if text.withUTF8({ ControlSanitizer.isClean($0, tabs: false, lineFeeds: false) }) {
                 self.text = text
                 self.style = style
                 return
@@ -72,6 +73,7 @@ public struct ParagraphFormat: Hashable, Sendable {
 public struct ParagraphFormatTable: Sendable {
     private var formats: [ParagraphFormat] = [.plain]
     private var ids: [ParagraphFormat: Int32] = [.plain: 0]
+    private var last: Int32 = 0
 
     public init() {}
 
@@ -80,10 +82,16 @@ public struct ParagraphFormatTable: Sendable {
     /// - Complexity: O(p) in the format's prefix text (one hash).
     public mutating func intern(_ format: ParagraphFormat) -> Int32 {
         if format.isPlain { return 0 }
-        if let id = ids[format] { return id }
+        // A list's or a quote's lines come in a row: comparing is cheaper than hashing.
+        if format == formats[Int(last)] { return last }
+        if let id = ids[format] {
+            last = id
+            return id
+        }
         let id = Int32(formats.count)
         formats.append(format)
         ids[format] = id
+        last = id
         return id
     }
 

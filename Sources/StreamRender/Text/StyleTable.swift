@@ -17,6 +17,7 @@ public struct StyleID: Hashable, Sendable, Comparable, CustomStringConvertible {
 public struct StyleTable: Sendable {
     private var styles: [Style] = [.plain]
     private var ids: [Style: StyleID] = [.plain: .plain]
+    private var last: (style: Style, id: StyleID) = (.plain, .plain)
 
     public init() {}
 
@@ -24,7 +25,12 @@ public struct StyleTable: Sendable {
     ///
     /// - Complexity: O(1) on average (one hash lookup; the hyperlink is hashed).
     public mutating func intern(_ style: Style) -> StyleID {
-        if let id = ids[style] { return id }
+        // Runs of one style come in a row: comparing is cheaper than hashing.
+        if style == last.style { return last.id }
+        if let id = ids[style] {
+            last = (style, id)
+            return id
+        }
         let id = StyleID(rawValue: UInt32(styles.count))
         styles.append(style)
         ids[style] = id

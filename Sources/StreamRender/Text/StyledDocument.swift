@@ -298,7 +298,8 @@ public struct StyledDocument: Sendable {
         precondition(!isFinished, "format after finish")
         paragraphs[paragraphs.count - 1].format = formats.intern(format)
         // Views draw prefixes with ids from the style table.
-        for piece in format.firstPrefix + format.continuationPrefix { _ = styles.intern(piece.style) }
+        for piece in format.firstPrefix { _ = styles.intern(piece.style) }
+        for piece in format.continuationPrefix { _ = styles.intern(piece.style) }
         if let fill = format.fill { _ = styles.intern(fill.style) }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import StreamRender
 
 /// The sanitiser's check for text that needs nothing (eight bytes at a time) never
@@ -40,6 +41,38 @@ import Testing
             var out = ""
             sanitizer.sanitize(piece, into: &out)
             #expect(out == piece)
+        }
+    }
+
+    /// The one rule of what needs sanitising (``ControlSanitizer/isClean(_:tabs:lineFeeds:)``),
+    /// against a check scalar by scalar: random text of controls, C1 controls, DEL, tabs,
+    /// line ends and their neighbours (`°` and `²` share the C1 lead byte).
+    @Test func isCleanAgreesWithAScalarCheck() {
+        let seed = TestSeed.base(0x5A71_7E5)
+        var rng = SeededGenerator(seed: seed)
+        let alphabet: [Unicode.Scalar] = ["a", " ", "\t", "\n", "\r", "\u{0}", "\u{1B}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}",
+                                          "\u{A0}", "°", "²", "©", "é", "日", "👍", "\u{7E}", "\u{1F}"]
+        for _ in 0..<4000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...24, using: &rng) {
+                // Mostly clean text, so that clean words (eight bytes) come up.
+                scalars.append(Int.random(in: 0..<4, using: &rng) == 0 ? alphabet.randomElement(using: &rng)! : "b")
+            }
+            var text = String(scalars)
+            for tabs in [true, false] {
+                for lineFeeds in [true, false] {
+                    let expected = text.unicodeScalars.allSatisfy { s in
+                        switch s.value {
+                        case 0x0A: lineFeeds
+                        case 0x09: tabs
+                        case 0..<0x20, 0x7F, 0x80..<0xA0: false
+                        default: true
+                        }
+                    }
+                    let found = text.withUTF8 { ControlSanitizer.isClean($0, tabs: tabs, lineFeeds: lineFeeds) }
+                    #expect(found == expected, "seed \(seed): \(text.unicodeScalars.map { String($0.value, radix: 16) }) tabs \(tabs) lineFeeds \(lineFeeds)")
+                }
+            }
         }
     }
 }
