@@ -1,5 +1,8 @@
 /// Draws visual lines into frames (shared by the inline and fullscreen views).
 enum LineDrawer {
+    /// One-character strings of the ASCII bytes: most cells, made without decoding.
+    private static let asciiCells = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
     /// Draws `line` on `row` of `frame`: its cells cut by `splitter`, tabs as spaces,
     /// each cell in the style of its first byte; a replacement line as U+FFFD.
     ///
@@ -24,35 +27,37 @@ enum LineDrawer {
         }
         let start = line.start
         let paragraph = document[paragraph: line.paragraph]
-        // Tabs become spaces first (as `plainText` shows them), so zero-width text
-        // after a tab joins its last space as it would join any other cell.
-        // A tab is cut where the layout cut it: at the width left after the prefix.
-        var textSettings = settings
-        textSettings.width = max(1, settings.width - decoration.textColumn)
-        var expanded: [UInt8] = []
-        var origin: [Int] = []
-        paragraph.text.withUnsafeBufferPointer { buf in
-            _ = textSettings.expandingTabs(buf, start..<line.end, startColumn: 0, measure: { run in
-                var width = 0
-                splitter.forEachCell(in: run) { _, w in width += w }
-                return width
-            }) { run, spaces, from in
-                if let run {
-                    expanded.append(contentsOf: run)
-                    origin.append(contentsOf: from..<(from + run.count))
-                } else {
-                    expanded.append(contentsOf: repeatElement(0x20, count: spaces))
-                    origin.append(contentsOf: repeatElement(from, count: spaces))
+        let hasTab = paragraph.text.withUnsafeBufferPointer { buf in
+            guard !buf[start..<line.end].contains(0x09) else { return true }
+            cells(UnsafeBufferPointer(rebasing: buf[start..<line.end]), from: start, paragraph: paragraph, row: row,
+                  in: &frame, column: &column, splitter: splitter)
+            return false
+        }
+        if hasTab {
+            // Tabs become spaces first (as `plainText` shows them), so zero-width text
+            // after a tab joins its last space as it would join any other cell.
+            // A tab is cut where the layout cut it: at the width left after the prefix.
+            var textSettings = settings
+            textSettings.width = max(1, settings.width - decoration.textColumn)
+            var expanded: [UInt8] = []
+            var origin: [Int] = []
+            paragraph.text.withUnsafeBufferPointer { buf in
+                _ = textSettings.expandingTabs(buf, start..<line.end, startColumn: 0, measure: { run in
+                    var width = 0
+                    splitter.forEachCell(in: run) { _, w in width += w }
+                    return width
+                }) { run, spaces, from in
+                    if let run {
+                        expanded.append(contentsOf: run)
+                        origin.append(contentsOf: from..<(from + run.count))
+                    } else {
+                        expanded.append(contentsOf: repeatElement(0x20, count: spaces))
+                        origin.append(contentsOf: repeatElement(from, count: spaces))
+                    }
                 }
             }
-        }
-        expanded.withUnsafeBufferPointer { buf in
-            splitter.forEachCell(in: buf) { range, width in
-                guard column + width <= frame.width else { return }
-                let text = standalone(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self),
-                                      policy: splitter.policy)
-                column = frame.put(text, width: width, style: paragraph.style(at: origin[range.lowerBound]),
-                                   row: row, column: column)
+            expanded.withUnsafeBufferPointer { buf in
+                cells(buf, origin: origin, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter)
             }
         }
         // A full row cut where the terminal wraps goes on in the next one by that wrap.
@@ -70,6 +75,29 @@ enum LineDrawer {
         }
     }
 
+    /// Draws the cells of `buf` from `column` on; the byte at `k` came from offset
+    /// `origin[k]` of `paragraph` (`from + k` without `origin`), whose style it takes.
+    /// (A function of its own: a closure capturing the column and style run checked
+    /// each access to them at run time.)
+    private static func cells(_ buf: UnsafeBufferPointer<UInt8>, from: Int = 0, origin: [Int]? = nil,
+                              paragraph: StyledDocument.Paragraph, row: Int, in frame: inout Frame, column: inout Int,
+                              splitter: CellSplitter) {
+        // Offsets rise along the line: the style run is looked up only past its end.
+        var run: (style: StyleID, end: Int) = (.plain, Int.min)
+        let policy = splitter.policy
+        splitter.forEachCell(in: buf) { range, width in
+            guard column + width <= frame.width else { return }
+            let first = buf[range.lowerBound]
+            var text = range.count == 1 && first < 0x80 ? asciiCells[Int(first)]
+                : String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
+            // (A scalar from U+0300 on, where marks start, has a lead byte from 0xCC.)
+            if first >= 0xCC { text = standalone(text, policy: policy) }
+            let offset = origin.map { $0[range.lowerBound] } ?? from + range.lowerBound
+            if offset >= run.end { run = paragraph.styleRun(at: offset) }
+            column = frame.put(text, width: width, style: run.style, row: row, column: column)
+        }
+    }
+
     /// A cell's text as it can be written after any other cell: a cell that starts
     /// with a combining mark (a paragraph that starts with one, in grapheme mode, is
     /// such a cell of width 1) is put on a space. Written alone, a terminal would add
@@ -80,7 +108,9 @@ enum LineDrawer {
     ///
     /// - Complexity: O(1).
     static func standalone(_ text: String, policy: WidthPolicy = .grapheme) -> String {
-        guard let first = text.unicodeScalars.first, first.value >= 0x300 else { return text }
+        // Arrows, operators, box drawing, shapes, symbols (U+2190-U+2BFF) hold no mark.
+        guard let first = text.unicodeScalars.first, first.value >= 0x300,
+              !(0x2190...0x2BFF).contains(first.value) else { return text }
         let p = first.properties
         if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return text }
         return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}" ? " " + text : text

@@ -34,6 +34,11 @@ public struct ANSIEncoder: Sendable {
     /// The pen the terminal has, nil while unknown (at the start: whatever ran before may
     /// have left attributes on, so the first SGR is a full reset).
     private var pen: Style? = nil
+    /// The style id of the cell last written in ``encode(_:of:styles:into:)`` when nothing
+    /// has changed the pen since: the next cell of that style needs no pen change (a
+    /// row's cells mostly share one; looking the style up and comparing it was a third
+    /// of encoding).
+    private var penCellStyle: StyleID? = nil
     private var link: String? = nil
 
     public init(capabilities: TerminalCapabilities, absoluteRows: Bool) {
@@ -50,6 +55,7 @@ public struct ANSIEncoder: Sendable {
     /// - Complexity: O(c) in the changes plus the bytes written.
     public mutating func encode(_ changes: [FrameDiff.Change], of frame: Frame, styles: StyleTable,
                                 into out: inout [UInt8]) {
+        penCellStyle = nil  // (ids name styles of this call's table)
         var k = 0
         var blankTail = (row: -1, from: 0)  // where the row's trailing plain blanks start
         while k < changes.count {
@@ -114,8 +120,11 @@ public struct ANSIEncoder: Sendable {
         precondition(!cell.isContinuation, "a continuation is written by its wide cluster")
         guard let at = cursor else { preconditionFailure("write with an unknown cursor") }
         precondition(!(cell.width == 2 && at.column == frame.width - 1), "a wide cluster in the last column")
-        let style = styles[cell.style]
-        setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
+        if cell.style != penCellStyle {
+            let style = styles[cell.style]
+            setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
+            penCellStyle = cell.style
+        }
         out.append(contentsOf: cell.text.utf8)
         cursor = (at.row, min(frame.width, at.column + Int(cell.width)))
     }
@@ -212,6 +221,7 @@ public struct ANSIEncoder: Sendable {
 
     /// Emits what changes the pen to `style` (colours downgraded) and the link to `link`.
     private mutating func setPen(_ style: Style, link target: String?, into out: inout [UInt8]) {
+        penCellStyle = nil
         if target != link {
             if link != nil { out.append(contentsOf: Array("\u{1B}]8;;\u{1B}\\".utf8)) }
             if let target { out.append(contentsOf: Array("\u{1B}]8;;\(Self.cleanURL(target))\u{1B}\\".utf8)) }
