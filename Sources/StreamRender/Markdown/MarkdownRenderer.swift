@@ -90,7 +90,31 @@ public struct MarkdownOptions: Hashable, Sendable {
 /// Not `Sendable`: a class with a parse counter and md4c callbacks that build into it;
 /// one per stream.
 public final class MarkdownRenderer {
-    public var options: MarkdownOptions
+    public var options: MarkdownOptions {
+        didSet { inlineOptions = InlineOptions(options) }
+    }
+    /// What the md4c builder takes from `options`, made once: each parse copied the
+    /// whole theme (and released it).
+    private var inlineOptions: InlineOptions
+
+    struct InlineOptions {
+        var emphasis, strong, strikethrough, inlineCode, link, linkTarget, html, mathStyle: Style
+        var hyperlinks, math: Bool
+
+        init(_ options: MarkdownOptions) {
+            let theme = options.theme
+            emphasis = theme.emphasis
+            strong = theme.strong
+            strikethrough = theme.strikethrough
+            inlineCode = theme.inlineCode
+            link = theme.link
+            linkTarget = theme.linkTarget
+            html = theme.html
+            mathStyle = theme.math
+            hyperlinks = options.hyperlinks
+            math = options.math
+        }
+    }
     private let breaker = ICUBreaker(.character)
     /// The style of each token kind over the last code base style (and theme) used.
     private var codeStyles: (base: Style, theme: CodeTheme, styles: [Style])?
@@ -144,6 +168,7 @@ public final class MarkdownRenderer {
 
     public init(options: MarkdownOptions = MarkdownOptions()) {
         self.options = options
+        inlineOptions = InlineOptions(options)
     }
 
     /// Takes the fenced code blocks rendered as final since the last call, numbered
@@ -381,7 +406,7 @@ public final class MarkdownRenderer {
     /// A struct the md4c callbacks reach through a pointer: no reference counting of
     /// the builder and no run-time exclusivity checks per callback (issue 24).
     private struct Builder {
-        let options: MarkdownOptions
+        let options: InlineOptions
         var root: Node?
         var stack: [Node] = []
         var spanStyles: [Style] = [.plain]
@@ -397,7 +422,7 @@ public final class MarkdownRenderer {
         /// The renderer building the tree: it numbers footnote references.
         unowned let renderer: MarkdownRenderer
 
-        init(options: MarkdownOptions, renderer: MarkdownRenderer) {
+        init(options: InlineOptions, renderer: MarkdownRenderer) {
             self.options = options
             self.renderer = renderer
         }
@@ -548,7 +573,7 @@ public final class MarkdownRenderer {
             case MD_TEXT_ENTITY:
                 add(Entities.decode(s), to: node)
             case MD_TEXT_HTML:
-                add(s, to: node, style: options.theme.html)
+                add(s, to: node, style: options.html)
             case MD_TEXT_NORMAL:
                 add(s, to: node)
                 if s.utf8.contains(UInt8(ascii: "]")) { markFootnoteReferences(in: node, added: s.utf8.count) }
@@ -624,7 +649,7 @@ public final class MarkdownRenderer {
                 return
             }
             let text = MathText.unicode(source)
-            add(text, to: node, style: options.theme.math)
+            add(text, to: node, style: options.mathStyle)
             if display { node.displayMath = node.displayMath == nil ? text : "" }
         }
 
@@ -641,7 +666,7 @@ public final class MarkdownRenderer {
 
         mutating func enterSpan(_ type: MD_SPANTYPE, _ detail: UnsafeMutableRawPointer?) {
             if structureOnly { return }
-            let theme = options.theme
+            let theme = options
             var style = spanStyles[spanStyles.count - 1]
             switch type {
             case MD_SPAN_EM: style = style.merged(with: theme.emphasis)
@@ -684,7 +709,7 @@ public final class MarkdownRenderer {
             }
             guard type == MD_SPAN_A || type == MD_SPAN_IMG, let link = links.popLast() else { return }
             let node = leaf()
-            let target = options.theme.linkTarget
+            let target = options.linkTarget
             if link.isImage {
                 add(link.href.isEmpty ? " (image)" : " (image: \(link.href))", to: node, style: target)
                 return
@@ -723,7 +748,7 @@ public final class MarkdownRenderer {
         defer { if appended { text.removeLast() } }
         parseCount += 1
         parsedBytes += count
-        var builder = Builder(options: options, renderer: self)
+        var builder = Builder(options: inlineOptions, renderer: self)
         builder.structureOnly = structureOnly
         var parser = MD_PARSER()
         parser.abi_version = 0
