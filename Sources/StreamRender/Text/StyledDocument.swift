@@ -232,6 +232,16 @@ public struct StyledDocument: Sendable {
         provisionalOffset = 0
     }
 
+    /// Makes room in the open paragraph for `count` more bytes (a caller that knows a
+    /// line's length spares its text the reallocations of growing byte by byte).
+    ///
+    /// - Complexity: O(n) in the paragraph's bytes when it has to move.
+    mutating func reserveOpenParagraph(_ count: Int) {
+        let last = paragraphs.count - 1
+        let wanted = paragraphs[last].text.count + count
+        if paragraphs[last].text.capacity < wanted { paragraphs[last].text.reserveCapacity(wanted) }
+    }
+
     private mutating func appendSanitised(_ style: StyleID) {
         scratch.withUnsafeBufferPointer { buf in
             guard let base = buf.baseAddress else { return }
