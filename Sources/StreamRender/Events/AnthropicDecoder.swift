@@ -25,6 +25,21 @@ struct AnthropicDecoder: StreamEventDecoder, Sendable {
 
     mutating func decode(_ event: SSEEvent, emit: (StreamEvent) -> Void, diagnose: (StreamDiagnostic) -> Void) {
         guard let root = json.parseEventObject(event, diagnose: diagnose) else { return }
+        // A text delta of the usual shape, read off the tape (most events are these); any
+        // other event or shape goes the general way below, which reads the same fields.
+        let textDelta: (index: Int, text: Int)? = json.withTape { tape in
+            guard let type = tape.member(0, "type"), tape.isString(type, "content_block_delta"),
+                  let index = tape.member(0, "index"), let delta = tape.member(0, "delta"), tape.isObject(delta),
+                  let deltaType = tape.member(delta, "type"), tape.isString(deltaType, "text_delta"),
+                  let text = tape.member(delta, "text") else { return nil }
+            return (index, text)
+        }
+        if let textDelta, let index = JSONValue(reader: json, index: textDelta.index).int,
+           let text = JSONValue(reader: json, index: textDelta.text).string {
+            blocks.add(index, .text, text)
+            emit(.delta(index: index, kind: .text, text: text))
+            return
+        }
         // The JSON "type" is authoritative; the SSE event name is the fallback.
         let typeValue = root["type"]
         // The hot path (text deltas) is recognised without creating Strings.

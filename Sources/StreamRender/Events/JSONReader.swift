@@ -58,9 +58,12 @@ import Darwin
     ///
     /// - Complexity: O(n) in the document's bytes.
     public mutating func parse(_ document: [UInt8]) throws(SyntaxError) -> JSONValue {
-        bytes = document
+        // Copied into the reader's own buffer: holding the caller's array kept it shared,
+        // so the SSE parser's reused event buffer was reallocated for every event.
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: document)
         tokens.removeAll(keepingCapacity: true)
-        let failure = document.withUnsafeBufferPointer { buffer -> SyntaxError? in
+        let failure = bytes.withUnsafeBufferPointer { buffer -> SyntaxError? in
             var parser = Parser(bytes: buffer)
             do throws(SyntaxError) {
                 try parser.parseDocument(into: &tokens)
@@ -71,6 +74,54 @@ import Darwin
         }
         if let failure { throw failure }
         return JSONValue(reader: self, index: 0)
+    }
+
+    /// The parsed document borrowed for lookups by token index: what ``JSONValue``
+    /// does, without a value (and its two array references) made per step (a decoder's
+    /// hot path reads an event's few fields this way).
+    struct Tape {
+        let reader: JSONReader
+        let tokens: UnsafeBufferPointer<Token>
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        /// The token of the member named `key` of the object at `index` (the last one,
+        /// if repeated), or nil.
+        ///
+        /// - Complexity: O(m) in the object's members.
+        func member(_ index: Int, _ key: StaticString) -> Int? {
+            let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+            let object = tokens[index]
+            guard object.kind == .object else { return nil }
+            var found: Int? = nil
+            var k = index + 1
+            let end = Int(object.end)
+            while k < end {
+                let keyToken = tokens[k]
+                if keyToken.extra == 0 {
+                    if JSONValue.equal(bytes, keyToken, keyBytes) { found = k + 1 }
+                } else if JSONValue(reader: reader, index: k).string == String(decoding: keyBytes, as: UTF8.self) {
+                    found = k + 1
+                }
+                k = tokens[k + 1].next(at: k + 1)
+            }
+            return found
+        }
+
+        /// Whether the token at `index` is a string without escapes equal to `literal`.
+        func isString(_ index: Int, _ literal: StaticString) -> Bool {
+            let t = tokens[index]
+            return t.kind == .string && t.extra == 0
+                && JSONValue.equal(bytes, t, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+
+        func isObject(_ index: Int) -> Bool { tokens[index].kind == .object }
+    }
+
+    /// `body` with the document borrowed as a ``Tape``.
+    func withTape<R>(_ body: (Tape) -> R) -> R {
+        tokens.withUnsafeBufferPointer { tokens in
+            bytes.withUnsafeBufferPointer { bytes in body(Tape(reader: self, tokens: tokens, bytes: bytes)) }
+        }
     }
 
     /// Parses a string's UTF-8.
@@ -296,33 +347,14 @@ import Darwin
     ///
     /// - Complexity: O(m) in the object's members.
     public subscript(key: StaticString) -> JSONValue? {
-        let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
         // Walks the tape through borrowed buffers: this runs several times per event.
-        let found: Int? = reader.tokens.withUnsafeBufferPointer { tokens in
-            reader.bytes.withUnsafeBufferPointer { bytes in
-                let object = tokens[index]
-                guard object.kind == .object else { return nil }
-                var found: Int? = nil
-                var k = index + 1
-                let end = Int(object.end)
-                while k < end {
-                    let keyToken = tokens[k]
-                    if keyToken.extra == 0 {
-                        if Self.equal(bytes, keyToken, keyBytes) { found = k + 1 }
-                    } else if JSONValue(reader: reader, index: k).string == String(decoding: keyBytes, as: UTF8.self) {
-                        found = k + 1
-                    }
-                    k = tokens[k + 1].next(at: k + 1)
-                }
-                return found
-            }
-        }
+        let found = reader.withTape { $0.member(index, key) }
         return found.map { JSONValue(reader: reader, index: $0) }
     }
 
     /// Whether the unescaped string token `t` is exactly `key`.
     @inline(__always)
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ t: JSONReader.Token, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ t: JSONReader.Token, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         let length = Int(t.end - t.start)
         guard length == key.count else { return false }
         guard length > 0 else { return true }

@@ -131,6 +131,35 @@ import Testing
         #expect(decoded.diagnostics.map(\.kind) == [.unhandledContent])
     }
 
+    /// Text deltas at the edges of the decoder's usual shape (read off the tape) decode
+    /// as the general reading does: escaped names and values, a repeated key (the last
+    /// wins), members in another order, and shapes that are not text deltas.
+    @Test func anthropicTextDeltasOfUnusualShapeDecodeAsUsualOnes() {
+        func delta(_ json: String) -> (String, String) { ("content_block_delta", json) }
+        let stream = Self.events([
+            ("message_start", #"{"type":"message_start","message":{"id":"m","model":"claude"}}"#),
+            ("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+            delta(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}"#),
+            delta(#"{"type":"content_block_delt\u0061","index":0,"delta":{"type":"text_delta","text":"b"}}"#),
+            delta(#"{"type":"content_block_delta","index":0,"delta":{"type":"text\u005fdelta","text":"c"}}"#),
+            delta(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x","text":"d"}}"#),
+            delta(#"{"delta":{"text":"e\n\u00e9","type":"text_delta"},"index":0,"type":"content_block_delta"}"#),
+            delta(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","te\u0078t":"f"}}"#),
+            delta(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}"#),
+            delta(#"{"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"g"}}"#),
+            delta(#"{"type":"content_block_delta","index":0,"delta":"h"}"#),
+            ("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+            ("message_stop", #"{"type":"message_stop"}"#),
+        ])
+        let decoded = Self.verified(stream, "text-delta-shapes")
+        #expect(decoded.text == "abcde\néf")
+        let malformed = decoded.outputs.filter {
+            if case .diagnostic(let d) = $0 { return d.kind == .malformedEvent }
+            return false
+        }
+        #expect(malformed.count == 3)  // a text that is a number, an index that is a string, a delta that is no object
+    }
+
     @Test func anthropicMCPToolUseAndResultsAreBlocks() {
         let stream = Self.events([
             ("message_start", #"{"type":"message_start","message":{"id":"m","model":"claude","usage":{"input_tokens":1}}}"#),
