@@ -91,7 +91,10 @@ public struct MarkdownOptions: Hashable, Sendable {
 /// one per stream.
 public final class MarkdownRenderer {
     public var options: MarkdownOptions {
-        didSet { inlineOptions = InlineOptions(options) }
+        didSet {
+            inlineOptions = InlineOptions(options)
+            codeStyles = nil
+        }
     }
     /// What the md4c builder takes from `options`, made once: each parse copied the
     /// whole theme (and released it).
@@ -117,7 +120,9 @@ public final class MarkdownRenderer {
     }
     private let breaker = ICUBreaker(.character)
     /// The style of each token kind over the last code base style (and theme) used.
-    private var codeStyles: (base: Style, theme: CodeTheme, styles: [Style])?
+    /// For code lines over `base`: each token kind's style and the two line formats
+    /// (wrapped by the view, or like a terminal); reset when the options change.
+    private var codeStyles: (base: Style, styles: [Style], formats: [ParagraphFormat])?
 
     /// Fenced code blocks numbered so far: the number of the last one.
     var codeBlocksNumbered = 0
@@ -282,50 +287,51 @@ public final class MarkdownRenderer {
     /// One line of code: kept as it is (tabs and indentation), wrapped lines marked,
     /// coloured by `tokens` (UTF-8 offsets in `text`; bytes in no token are plain).
     func codeLine(_ text: String, tokens: [Token] = [], base: Style = .plain) -> StyledLine {
+        // What every line of a block shares, made once per base style (and options).
+        if codeStyles == nil || codeStyles!.base != base {
+            let codeBase = base.merged(with: options.theme.codeBlock)
+            let theme = options.theme.code
+            let continuation = [ParagraphFormat.Piece("↪ ", style: options.theme.codeContinuation)]
+            codeStyles = (base, TokenKind.allCases.map { $0 == .plain ? codeBase : codeBase.merged(with: theme[$0]) },
+                          [false, true].map { ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: $0) })
+        }
+        let cache = codeStyles!
+        let codeBase = cache.styles[Int(TokenKind.plain.rawValue)]
         // Only printable ASCII is left to the terminal's wrap: every terminal gives it one
         // column a character, so the rows the view counts are the rows the terminal makes
         // (an emoji or CJK width it measured otherwise would shift the whole live region).
-        let format = ParagraphFormat(continuationPrefix: [.init("↪ ", style: options.theme.codeContinuation)],
-                                     wrapsLikeTerminal: options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(text))
-        let codeBase = base.merged(with: options.theme.codeBlock)
+        let format = cache.formats[options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(text) ? 1 : 0]
         if tokens.isEmpty {
             let content = clean(text, tabs: true)
             return StyledLine(format: format, spans: content.isEmpty ? [] : [.init(content, style: codeBase)])
         }
-        let theme = options.theme.code
-        if codeStyles == nil || codeStyles!.base != codeBase || codeStyles!.theme != theme {
-            codeStyles = (codeBase, theme, TokenKind.allCases.map { $0 == .plain ? codeBase : codeBase.merged(with: theme[$0]) })
-        }
-        let styles = codeStyles!.styles
-        // Most lines have nothing to sanitise: their pieces are cut from the line as is.
         var text = text
-        let needsCleaning = !text.withUTF8 { ControlSanitizer.isClean($0) }
-        let utf8 = text.utf8
-        var spans: [StyledLine.Span] = []
-        var done = 0
-        var doneIndex = utf8.startIndex
-        func add(upTo end: Int, _ style: Style) {
-            // A token boundary inside a character (a lexer's stray byte) moves past it.
-            var end = min(end, utf8.count)
-            var endIndex = utf8.index(doneIndex, offsetBy: max(0, end - done))
-            while endIndex != utf8.endIndex && utf8[endIndex] & 0xC0 == 0x80 { end += 1; endIndex = utf8.index(after: endIndex) }
-            guard end > done else { return }
-            var piece = String(text.unicodeScalars[doneIndex..<endIndex])
-            if needsCleaning { piece = clean(piece, tabs: true) }
-            done = end
-            doneIndex = endIndex
-            if let last = spans.last, last.style == style {
-                spans[spans.count - 1] = .init(last.text + piece, style: style)
-            } else {
-                spans.append(.init(piece, style: style))
+        return text.withUTF8 { utf8 in
+            // Most lines have nothing to sanitise: their pieces are cut from the line as is.
+            let needsCleaning = !ControlSanitizer.isClean(utf8)
+            var spans: [StyledLine.Span] = []
+            var done = 0
+            func add(upTo end: Int, _ style: Style) {
+                // A token boundary inside a character (a lexer's stray byte) moves past it.
+                var end = min(end, utf8.count)
+                while end < utf8.count && utf8[end] & 0xC0 == 0x80 { end += 1 }
+                guard end > done else { return }
+                var piece = String(decoding: UnsafeBufferPointer(rebasing: utf8[done..<end]), as: UTF8.self)
+                if needsCleaning { piece = clean(piece, tabs: true) }
+                done = end
+                if let last = spans.last, last.style == style {
+                    spans[spans.count - 1].text += piece
+                } else {
+                    spans.append(.init(piece, style: style))
+                }
             }
+            for token in tokens {
+                add(upTo: token.start, codeBase)
+                add(upTo: token.end, cache.styles[Int(token.kind.rawValue)])
+            }
+            add(upTo: utf8.count, codeBase)
+            return StyledLine(format: format, spans: spans)
         }
-        for token in tokens {
-            add(upTo: token.start, codeBase)
-            add(upTo: token.end, styles[Int(token.kind.rawValue)])
-        }
-        add(upTo: utf8.count, codeBase)
-        return StyledLine(format: format, spans: spans)
     }
 
     // MARK: - Parsing into a tree

@@ -17,7 +17,9 @@ public struct StyleID: Hashable, Sendable, Comparable, CustomStringConvertible {
 public struct StyleTable: Sendable {
     private var styles: [Style] = [.plain]
     private var ids: [Style: StyleID] = [.plain: .plain]
-    private var last: (style: Style, id: StyleID) = (.plain, .plain)
+    private var recent: [(style: Style, id: StyleID)] = [(.plain, .plain)]
+    private var nextRecent = 0
+    private static let recentCount = 8
 
     public init() {}
 
@@ -25,15 +27,23 @@ public struct StyleTable: Sendable {
     ///
     /// - Complexity: O(1) on average (one hash lookup; the hyperlink is hashed).
     public mutating func intern(_ style: Style) -> StyleID {
-        // Runs of one style come in a row: comparing is cheaper than hashing.
-        if style == last.style { return last.id }
-        if let id = ids[style] {
-            last = (style, id)
-            return id
+        // A few styles come back in turn (a code line's token kinds, a paragraph's plain
+        // and bold): comparing with the last ones is cheaper than hashing.
+        for entry in recent where entry.style == style { return entry.id }
+        let id: StyleID
+        if let known = ids[style] {
+            id = known
+        } else {
+            id = StyleID(rawValue: UInt32(styles.count))
+            styles.append(style)
+            ids[style] = id
         }
-        let id = StyleID(rawValue: UInt32(styles.count))
-        styles.append(style)
-        ids[style] = id
+        if recent.count < Self.recentCount {
+            recent.append((style, id))
+        } else {
+            recent[nextRecent] = (style, id)
+            nextRecent = (nextRecent + 1) % Self.recentCount
+        }
         return id
     }
 
