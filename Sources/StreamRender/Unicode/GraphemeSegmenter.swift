@@ -135,6 +135,10 @@ public struct GraphemeSegmenter {
     ) -> Int {
         let n = buf.count
         var i = 0
+        // The scan for a certain boundary below found none before `scanned`: the next
+        // one starts there (text without two ASCII bytes in a row, CJK or emoji, was
+        // scanned to the end of the buffer once per window of it).
+        var scanned = 0
         outer: while i < n {
             if fast {
                 // The run of ASCII bytes each of which is certainly a cluster: the
@@ -171,7 +175,7 @@ public struct GraphemeSegmenter {
             var end = n
             var closed = final
             if fast {
-                var j = buf[i] < 0x80 ? i + 1 : i
+                var j = max(buf[i] < 0x80 ? i + 1 : i, scanned)
                 while j + 1 < n {
                     let a = buf[j], c = buf[j + 1]
                     if a < 0x80 && c < 0x80 && !(a == 0x0D && c == 0x0A) {
@@ -181,6 +185,7 @@ public struct GraphemeSegmenter {
                     }
                     j += 1
                 }
+                scanned = j
             }
             // Between two scalars whose Grapheme_Cluster_Break is Other no rule joins
             // (GB9-GB13 need an Extend, ZWJ, SpacingMark, Prepend, Hangul or regional
