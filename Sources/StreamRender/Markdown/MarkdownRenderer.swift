@@ -336,7 +336,9 @@ public final class MarkdownRenderer {
 
     // MARK: - Parsing into a tree
 
-    final class Node {
+    /// A block of the parse: values, built on the builder's stack and moved into their
+    /// parent when left (a class per block was allocated, reference counted and freed).
+    struct Node {
         enum Kind {
             case document, quote, list(ordered: Bool, mark: UInt8, start: Int), item(task: UInt8?), rule
             case heading(Int), code(language: String, fenced: Bool), html, paragraph
@@ -433,23 +435,19 @@ public final class MarkdownRenderer {
             self.renderer = renderer
         }
 
-        var top: Node { stack[stack.count - 1] }
 
         /// The input being parsed (text callbacks point into it) and its length.
         var input: UnsafeRawPointer?
         var inputCount = 0
-        /// The open table and the input offsets its text spans.
-        var table: (node: Node, first: Int, last: Int)?
-        /// Tables md4c accepted that GFM does not (a header row with a cell count other
-        /// than the delimiter row's, spec example 203) and their source: a paragraph.
-        var notTables: [(node: Node, source: Range<Int>)] = []
+        /// The open table (its place on the stack) and the input offsets its text spans.
+        var table: (depth: Int, first: Int, last: Int)?
 
         /// The open `$…$` or `$$…$$` span: its source so far, and the input offset after
         /// its last text (where the closing `$` is).
         var mathSpan: (source: String, display: Bool, end: Int?)?
         /// An open `\(` or `\[`: where its source starts in the input, and the leaf's
         /// content before it (to take back what md4c made of the math).
-        var bracketMath: (start: Int, display: Bool, node: Node, line: Int, spans: Int, bytes: Int, depth: Int, links: Int)?
+        var bracketMath: (start: Int, display: Bool, node: Int, line: Int, spans: Int, bytes: Int, depth: Int, links: Int)?
 
         /// The offset of `pointer` in the input, if it points into it (md4c hands some
         /// texts from its own constants: a soft break's "\n", the NUL replacement).
@@ -479,20 +477,26 @@ public final class MarkdownRenderer {
             table!.last = max(table!.last, offset + size)
         }
 
+        /// Takes the top node off the stack into its parent (the root, for the document).
+        mutating func pop(_ finish: (inout Node) -> Void = { _ in }) {
+            var node = stack.removeLast()
+            if bracketMath?.node == stack.count { bracketMath = nil }
+            finish(&node)
+            if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
+        }
+
         mutating func popImplicit() {
-            if let last = stack.last, last.implicit { stack.removeLast() }
+            if let last = stack.last, last.implicit { pop() }
         }
 
         mutating func enter(_ node: Node) {
             popImplicit()
-            if case .table = node.kind { table = (node, .max, 0) }
+            if case .table = node.kind { table = (stack.count, .max, 0) }
             guard keeps(node) else {
                 kept.append(false)
                 return
             }
             kept.append(true)
-            stack.last?.children.append(node)
-            if root == nil { root = node }
             if node.isLeaf { lastLeafIsRaw = node.isRaw }
             stack.append(node)
         }
@@ -500,17 +504,36 @@ public final class MarkdownRenderer {
         mutating func leave() {
             popImplicit()
             guard kept.popLast() ?? true else { return }
-            let node = stack.removeLast()
-            if bracketMath?.node === node { bracketMath = nil }
-            switch node.kind {
-            case .quote, .list: nesting -= 1
+            switch stack[stack.count - 1].kind {
+            case .quote, .list:
+                nesting -= 1
+                pop()
             case .table:
-                if let t = table, t.node === node, t.first < t.last, let input {
+                var source: Range<Int>?
+                if let t = table, t.depth == stack.count - 1, t.first < t.last, let input {
                     let bytes = UnsafeBufferPointer(start: input.assumingMemoryBound(to: UInt8.self), count: inputCount)
-                    if let source = MarkdownRenderer.notATable(bytes, from: t.first, to: t.last) { notTables.append((node, source)) }
+                    source = MarkdownRenderer.notATable(bytes, from: t.first, to: t.last)
                 }
                 table = nil
-            default: break
+                guard let source, let input else { return pop() }
+                // md4c took lines for a table that GFM does not (a header row with a cell
+                // count other than the delimiter row's, spec example 203): parsed again
+                // without tables, they are a paragraph (and whatever follows it).
+                var bytes = Array(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(start: input, count: inputCount)[source]))
+                let again = renderer.parseTree(&bytes, count: bytes.count, structureOnly: structureOnly, tables: false)?.root
+                pop { node in
+                    guard let again else { return }
+                    if again.children.count == 1 {
+                        node.kind = again.children[0].kind
+                        node.children = again.children[0].children
+                        node.lines = again.children[0].lines
+                    } else {
+                        node.kind = .document
+                        node.children = again.children
+                    }
+                }
+            default:
+                pop()
             }
         }
 
@@ -530,15 +553,15 @@ public final class MarkdownRenderer {
             }
         }
 
-        /// The leaf that takes inline text: an implicit paragraph in a tight list item.
-        mutating func leaf() -> Node {
-            if top.isLeaf { return top }
-            let p = Node(.paragraph)
+        /// The leaf that takes inline text (its place on the stack): an implicit
+        /// paragraph in a tight list item.
+        mutating func leaf() -> Int {
+            if stack[stack.count - 1].isLeaf { return stack.count - 1 }
+            var p = Node(.paragraph)
             p.implicit = true
             lastLeafIsRaw = false
-            top.children.append(p)
             stack.append(p)
-            return p
+            return stack.count - 1
         }
 
         mutating func text(_ type: MD_TEXTTYPE, _ s: String, at offset: Int?) {
@@ -548,8 +571,8 @@ public final class MarkdownRenderer {
                 return
             }
             let node = leaf()
-            if node.isRaw {
-                node.raw += s
+            if stack[node].isRaw {
+                stack[node].raw += s
                 return
             }
             if type == MD_TEXT_NORMAL, let offset, let first = s.utf8.first, isEscaped(offset) {
@@ -561,17 +584,17 @@ public final class MarkdownRenderer {
                         return
                     }
                 } else if bracketMath == nil, first == UInt8(ascii: "(") || first == UInt8(ascii: "[") {
-                    let k = node.lines.count - 1
-                    bracketMath = (offset + 1, first == UInt8(ascii: "["), node, k, node.lines[k].count,
-                                   node.lines[k].last?.text.utf8.count ?? 0, spanStyles.count, links.count)
+                    let k = stack[node].lines.count - 1
+                    bracketMath = (offset + 1, first == UInt8(ascii: "["), node, k, stack[node].lines[k].count,
+                                   stack[node].lines[k].last?.text.utf8.count ?? 0, spanStyles.count, links.count)
                 }
             }
             switch type {
             case MD_TEXT_BR:
-                node.lines.append([])
+                stack[node].lines.append([])
             case MD_TEXT_SOFTBR:
-                if node.lines.count == 1 && node.firstSoftBreak == nil {
-                    node.firstSoftBreak = node.lines[0].reduce(0) { $0 + $1.text.utf8.count }
+                if stack[node].lines.count == 1 && stack[node].firstSoftBreak == nil {
+                    stack[node].firstSoftBreak = stack[node].lines[0].reduce(0) { $0 + $1.text.utf8.count }
                 }
                 add(" ", to: node)  // paragraphs reflow: a soft break is a space
             case MD_TEXT_NULLCHAR:
@@ -590,9 +613,9 @@ public final class MarkdownRenderer {
 
         /// `[^label]` completed by the text just added to the last span (a reference
         /// whose definition may come later): shown as the footnote's number, raised.
-        mutating func markFootnoteReferences(in node: Node, added: Int) {
-            let k = node.lines.count - 1
-            guard let span = node.lines[k].last else { return }
+        mutating func markFootnoteReferences(in node: Int, added: Int) {
+            let k = stack[node].lines.count - 1
+            guard let span = stack[node].lines[k].last else { return }
             // Most `]` close links: look for a `[^` where a reference could start before
             // copying anything (a label is at most 999 bytes).
             var previous: UInt8 = 0
@@ -622,20 +645,20 @@ public final class MarkdownRenderer {
                 let digits = MathText.superscript(String(number))!
                 text.replaceSubrange(match.open...match.close, with: Array(digits.utf8))
             }
-            if !found.isEmpty { node.lines[k][node.lines[k].count - 1].text = String(decoding: text, as: UTF8.self) }
+            if !found.isEmpty { stack[node].lines[k][stack[node].lines[k].count - 1].text = String(decoding: text, as: UTF8.self) }
         }
 
         /// `\)` or `\]` at `offset` closes `open`: what md4c made of the source in
         /// between (escapes taken, emphasis found) is replaced by the math. False when
         /// the two are not in the same line and spans (then it stays as rendered).
-        mutating func closeBracketMath(_ open: (start: Int, display: Bool, node: Node, line: Int, spans: Int, bytes: Int, depth: Int, links: Int),
-                              at offset: Int, in node: Node) -> Bool {
-            guard open.node === node, node.lines.count - 1 == open.line, spanStyles.count == open.depth,
+        mutating func closeBracketMath(_ open: (start: Int, display: Bool, node: Int, line: Int, spans: Int, bytes: Int, depth: Int, links: Int),
+                              at offset: Int, in node: Int) -> Bool {
+            guard open.node == node, stack[node].lines.count - 1 == open.line, spanStyles.count == open.depth,
                   links.count == open.links, let input, offset - 1 >= open.start else { return false }
             let source = String(decoding: UnsafeRawBufferPointer(start: input + open.start, count: offset - 1 - open.start), as: UTF8.self)
             // `\(\)` and `\[\\\]` (escaped punctuation, GFM example 308) are no math.
             guard !MathText.unicode(source).isEmpty else { return false }
-            var line = Array(node.lines[open.line].prefix(open.spans))
+            var line = Array(stack[node].lines[open.line].prefix(open.spans))
             if open.spans > 0 {
                 // The span before the `(` may have taken text since: cut it back (and the `\(`'s `(`).
                 var last = line[open.spans - 1]
@@ -643,30 +666,30 @@ public final class MarkdownRenderer {
                 line[open.spans - 1] = last
                 if last.text.isEmpty { line.removeLast() }
             }
-            node.lines[open.line] = line
+            stack[node].lines[open.line] = line
             addMath(source, display: open.display, delimiters: open.display ? ("\\[", "\\]") : ("\\(", "\\)"), to: node)
             return true
         }
 
         /// Math as Unicode (or as written, delimiters included, with math off).
-        mutating func addMath(_ source: String, display: Bool, delimiters: (String, String), to node: Node) {
+        mutating func addMath(_ source: String, display: Bool, delimiters: (String, String), to node: Int) {
             guard options.math else {
                 add(delimiters.0 + source + delimiters.1, to: node)
                 return
             }
             let text = MathText.unicode(source)
             add(text, to: node, style: options.mathStyle)
-            if display { node.displayMath = node.displayMath == nil ? text : "" }
+            if display { stack[node].displayMath = stack[node].displayMath == nil ? text : "" }
         }
 
-        mutating func add(_ s: String, to node: Node, style extra: Style? = nil) {
+        mutating func add(_ s: String, to node: Int, style extra: Style? = nil) {
             var style = spanStyles[spanStyles.count - 1]
             if let extra { style = style.merged(with: extra) }
-            let k = node.lines.count - 1
-            if let last = node.lines[k].last, last.style == style {
-                node.lines[k][node.lines[k].count - 1].text += s
+            let k = stack[node].lines.count - 1
+            if let last = stack[node].lines[k].last, last.style == style {
+                stack[node].lines[k][stack[node].lines[k].count - 1].text += s
             } else {
-                node.lines[k].append(.init(s, style: style))
+                stack[node].lines[k].append(.init(s, style: style))
             }
         }
 
@@ -687,7 +710,7 @@ public final class MarkdownRenderer {
                     : detail!.assumingMemoryBound(to: MD_SPAN_A_DETAIL.self).pointee.href
                 let href = MarkdownRenderer.string(attribute)
                 let node = leaf()
-                links.append((href, node.lines.count - 1, node.lines[node.lines.count - 1].count, isImage))
+                links.append((href, stack[node].lines.count - 1, stack[node].lines[stack[node].lines.count - 1].count, isImage))
                 if !isImage {
                     var link = theme.link
                     if options.hyperlinks, !href.isEmpty { link.hyperlink = href }
@@ -723,9 +746,9 @@ public final class MarkdownRenderer {
             if options.hyperlinks || link.href.isEmpty { return }
             // The link's visible text: an autolink shows its target already.
             var shown = ""
-            for k in link.line..<node.lines.count {
+            for k in link.line..<stack[node].lines.count {
                 let from = k == link.line ? link.span : 0
-                if from < node.lines[k].count { for span in node.lines[k][from...] { shown += span.text } }
+                if from < stack[node].lines[k].count { for span in stack[node].lines[k][from...] { shown += span.text } }
             }
             if shown == link.href || "mailto:" + shown == link.href { return }
             add(" (\(link.href))", to: node, style: target)
@@ -829,19 +852,6 @@ public final class MarkdownRenderer {
             }
         }
         guard status == 0, let root = builder.root else { return nil }
-        for (node, source) in builder.notTables {
-            // Parsed again without tables: the lines are a paragraph (and whatever follows it).
-            var bytes = Array(text[source])
-            guard let again = parseTree(&bytes, count: bytes.count, structureOnly: structureOnly, tables: false)?.root else { continue }
-            if again.children.count == 1 {
-                node.kind = again.children[0].kind
-                node.children = again.children[0].children
-                node.lines = again.children[0].lines
-            } else {
-                node.kind = .document
-                node.children = again.children
-            }
-        }
         return (root, builder.lastLeafIsRaw)
     }
 
@@ -934,7 +944,7 @@ public final class MarkdownRenderer {
             lines.insert(spans, at: 0)
         }
         guard !lines.isEmpty else { return (kind, nil) }
-        let rest = Node(.paragraph)
+        var rest = Node(.paragraph)
         rest.lines = lines
         return (kind, rest)
     }
