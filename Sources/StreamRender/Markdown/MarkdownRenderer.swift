@@ -314,8 +314,8 @@ public final class MarkdownRenderer {
             func add(upTo end: Int, _ style: Style) {
                 // A token boundary inside a character (a lexer's stray byte) moves past it.
                 var end = min(end, utf8.count)
+                guard end > done else { return }  // (a token before the last: nothing more)
                 while end < utf8.count && utf8[end] & 0xC0 == 0x80 { end += 1 }
-                guard end > done else { return }
                 var piece = String(decoding: UnsafeBufferPointer(rebasing: utf8[done..<end]), as: UTF8.self)
                 if needsCleaning { piece = clean(piece, tabs: true) }
                 done = end

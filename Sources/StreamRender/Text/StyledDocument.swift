@@ -239,7 +239,9 @@ public struct StyledDocument: Sendable {
     mutating func reserveOpenParagraph(_ count: Int) {
         let last = paragraphs.count - 1
         let wanted = paragraphs[last].text.count + count
-        if paragraphs[last].text.capacity < wanted { paragraphs[last].text.reserveCapacity(wanted) }
+        // At least doubled: a paragraph made final in many parts must not be copied per part.
+        let capacity = paragraphs[last].text.capacity
+        if capacity < wanted { paragraphs[last].text.reserveCapacity(max(wanted, 2 * capacity)) }
     }
 
     private mutating func appendSanitised(_ style: StyleID) {

@@ -1,0 +1,37 @@
+import Testing
+@testable import StreamRender
+
+/// What md4c's callbacks build, at the edges the builder tracks by place on its stack:
+/// math opened in one tight list item, a table GFM rejects, lexer tokens out of range.
+@Suite struct MarkdownBuilderTests {
+    /// An unclosed `\(` ends with its item (an implicit paragraph): the next item's
+    /// `\(x\)` is math, in one shot and in every chunking (it was shown as `(x)` while
+    /// the first item's `\(` was still taken for open).
+    @Test func mathLeftOpenInOneListItemDoesNotReachTheNext() {
+        let document = "- a \\(b\n- \\(x\\) and \\[y\\]\n  - \\(z\\)\n"
+        let lines = MarkdownRenderer().render(document)
+        #expect(text(lines) == "• a (b\n• x and y\n  ◦ z", "\(text(lines))")
+        let math = MarkdownTheme.dark.math
+        #expect(lines[1].spans.first { $0.text == "x" }?.style == math)
+        expectEveryChunking(document, rendersAs: lines, seed: 2406)
+    }
+
+    /// A header cell past the delimiter row's count is seen only when the rejected table
+    /// is parsed again as a paragraph: its footnote is numbered in document order, before
+    /// the next paragraph's, in one shot and in every chunking.
+    @Test func aRejectedTablesFootnotesAreNumberedInDocumentOrder() {
+        let document = "| a | b[^x] |\n| --- |\n\nc[^y]\n\n[^x]: X\n[^y]: Y\n"
+        let lines = MarkdownRenderer().render(document)
+        let shown = text(lines)
+        #expect(shown.contains("b¹") && shown.contains("c²") && shown.hasSuffix("[1] X\n[2] Y"), "\(shown)")
+        expectEveryChunking(document, rendersAs: lines, seed: 2407)
+    }
+
+    /// Tokens before the line's start, overlapping or past its end cut nothing out of it.
+    @Test func tokensOutOfRangeKeepTheLine() {
+        let renderer = MarkdownRenderer()
+        let tokens = [Token(start: -3, end: -1, kind: .keyword), Token(start: 2, end: 4, kind: .string),
+                      Token(start: 1, end: 3, kind: .comment), Token(start: 5, end: 99, kind: .number)]
+        #expect(renderer.codeLine("let é = 1", tokens: tokens).plainText == "let é = 1")
+    }
+}
