@@ -42,7 +42,8 @@ struct AnthropicDecoder: StreamEventDecoder, Sendable {
         }
         // The JSON "type" is authoritative; the SSE event name is the fallback.
         let typeValue = root["type"]
-        // The hot path (text deltas) is recognised without creating Strings.
+        // Deltas of other kinds, or text deltas written unusually (escaped names, a
+        // missing or mistyped field: then diagnosed here).
         if typeValue?.isString("content_block_delta") ?? (event.type == "content_block_delta") {
             guard let index = root["index"]?.int, let delta = root["delta"], delta.kind == .object else {
                 diagnose(.malformed(event, "content_block_delta without index or delta"))

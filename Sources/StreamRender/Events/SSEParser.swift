@@ -299,7 +299,7 @@ import Darwin
 
     private mutating func appendRepaired(_ value: UnsafeBufferPointer<UInt8>) {
         // Valid UTF-8 (the common case) is appended as is.
-        if ASCIILineBreak.isASCII(value) || String(validating: value, as: UTF8.self) != nil {
+        if DisplayWidth.isASCII(value) || String(validating: value, as: UTF8.self) != nil {
             data.append(contentsOf: value)
         } else {
             var repair = UTF8Repair()

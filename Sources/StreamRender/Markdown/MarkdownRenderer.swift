@@ -119,7 +119,6 @@ public final class MarkdownRenderer {
         }
     }
     private let breaker = ICUBreaker(.character)
-    /// The style of each token kind over the last code base style (and theme) used.
     /// For code lines over `base`: each token kind's style and the two line formats
     /// (wrapped by the view, or like a terminal); reset when the options change.
     private var codeStyles: (base: Style, styles: [Style], formats: [ParagraphFormat])?
@@ -360,10 +359,8 @@ public final class MarkdownRenderer {
         var displayMath: String?
         init(_ kind: Kind) {
             self.kind = kind
-            switch kind {
-            case .heading, .code, .html, .paragraph, .rule, .cell: lines = [[]]
-            default: lines = []
-            }
+            lines = []
+            if isLeaf { lines = [[]] }
         }
 
         /// The block's kind without what may change as it grows (a list's start, a
@@ -434,7 +431,6 @@ public final class MarkdownRenderer {
             self.options = options
             self.renderer = renderer
         }
-
 
         /// The input being parsed (text callbacks point into it) and its length.
         var input: UnsafeRawPointer?

@@ -512,18 +512,15 @@ public struct MarkdownStream {
         swap(&lines, &pendingRows)
         let count = pendingRowLines
         pendingRowLines = 0
-        let numbers = renderer.footnoteNumbers
-        let (rendered, rows) = parseRows(table, lines[...])
+        let (rendered, rows) = parseRows(table, lines[...], count: count)
         guard rows < count else {
             finals += rendered
             return
         }
-        // A line ended the table: the parse numbered the footnote references after it;
-        // the rows alone again.
+        // A line ended the table: the rows alone again.
         var start = 0
         for _ in 0..<rows { start = lines[start...].firstIndex(of: 0x0A)! + 1 }
-        renderer.footnoteNumbers = numbers
-        finals += parseRows(table, lines[..<start]).lines
+        finals += parseRows(table, lines[..<start], count: rows).lines
         closeTable()
         while start < lines.count {
             let end = lines[start...].firstIndex(of: 0x0A)!
@@ -636,25 +633,26 @@ public struct MarkdownStream {
         openTable = (grid.isRecords ? head : Array(("|" + String(repeating: " x |", count: grid.columns) + "\n").utf8) + delimiter, grid)
     }
 
-    /// `lines` (each with its line end) after the open table's head, parsed: the rows
-    /// they start with, drawn, and how many.
+    /// `lines` (`count` of them, each with its line end) after the open table's head,
+    /// parsed: the rows they start with, drawn, and how many. When fewer than `count`
+    /// are rows (a line ended the table), the footnote numbers the parse gave are taken
+    /// back: the lines after the rows are parsed again as what they are.
     private mutating func parseRows(_ table: (head: [UInt8], grid: MarkdownRenderer.TableGrid),
-                                    _ lines: ArraySlice<UInt8>) -> (lines: [StyledLine], rows: Int) {
+                                    _ lines: ArraySlice<UInt8>, count: Int) -> (lines: [StyledLine], rows: Int) {
+        let numbers = renderer.footnoteNumbers
         scratch.removeAll(keepingCapacity: true)
         scratch += definitions
         scratch += table.head
         scratch += lines
-        return renderer.tableRows(&scratch, count: scratch.count, grid: table.grid)
+        let parsed = renderer.tableRows(&scratch, count: scratch.count, grid: table.grid)
+        if parsed.rows < count { renderer.footnoteNumbers = numbers }
+        return parsed
     }
 
-    /// `line` as the open table's next row, or nil when it is not one (its footnote
-    /// references then keep no number: the line is parsed again as what it is).
+    /// `line` as the open table's next row, or nil when it is not one.
     private mutating func tableRow(_ table: (head: [UInt8], grid: MarkdownRenderer.TableGrid), _ line: [UInt8]) -> [StyledLine]? {
-        let numbers = renderer.footnoteNumbers
-        let (rendered, rows) = parseRows(table, (line + [0x0A])[...])
-        if rows == 1 { return rendered }
-        renderer.footnoteNumbers = numbers
-        return nil
+        let (rendered, rows) = parseRows(table, (line + [0x0A])[...], count: 1)
+        return rows == 1 ? rendered : nil
     }
 
     /// Ends the open table, if any: its bottom line is final.

@@ -27,13 +27,11 @@ enum LineDrawer {
         }
         let start = line.start
         let paragraph = document[paragraph: line.paragraph]
-        let hasTab = paragraph.text.withUnsafeBufferPointer { buf in
-            guard !buf[start..<line.end].contains(0x09) else { return true }
-            cells(UnsafeBufferPointer(rebasing: buf[start..<line.end]), from: start, paragraph: paragraph, row: row,
-                  in: &frame, column: &column, splitter: splitter)
-            return false
-        }
-        if hasTab {
+        paragraph.text.withUnsafeBufferPointer { buf in
+            let text = UnsafeBufferPointer(rebasing: buf[start..<line.end])
+            guard text.contains(0x09) else {
+                return cells(text, from: start, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter)
+            }
             // Tabs become spaces first (as `plainText` shows them), so zero-width text
             // after a tab joins its last space as it would join any other cell.
             // A tab is cut where the layout cut it: at the width left after the prefix.
@@ -41,23 +39,21 @@ enum LineDrawer {
             textSettings.width = max(1, settings.width - decoration.textColumn)
             var expanded: [UInt8] = []
             var origin: [Int] = []
-            paragraph.text.withUnsafeBufferPointer { buf in
-                _ = textSettings.expandingTabs(buf, start..<line.end, startColumn: 0, measure: { run in
-                    var width = 0
-                    splitter.forEachCell(in: run) { _, w in width += w }
-                    return width
-                }) { run, spaces, from in
-                    if let run {
-                        expanded.append(contentsOf: run)
-                        origin.append(contentsOf: from..<(from + run.count))
-                    } else {
-                        expanded.append(contentsOf: repeatElement(0x20, count: spaces))
-                        origin.append(contentsOf: repeatElement(from, count: spaces))
-                    }
+            _ = textSettings.expandingTabs(buf, start..<line.end, startColumn: 0, measure: { run in
+                var width = 0
+                splitter.forEachCell(in: run) { _, w in width += w }
+                return width
+            }) { run, spaces, from in
+                if let run {
+                    expanded.append(contentsOf: run)
+                    origin.append(contentsOf: from..<(from + run.count))
+                } else {
+                    expanded.append(contentsOf: repeatElement(0x20, count: spaces))
+                    origin.append(contentsOf: repeatElement(from, count: spaces))
                 }
             }
-            expanded.withUnsafeBufferPointer { buf in
-                cells(buf, origin: origin, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter)
+            expanded.withUnsafeBufferPointer { expanded in
+                cells(expanded, origin: origin, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter)
             }
         }
         // A full row cut where the terminal wraps goes on in the next one by that wrap.

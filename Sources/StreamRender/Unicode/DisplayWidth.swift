@@ -110,6 +110,26 @@ public enum DisplayWidth: Sendable {
         return text.withUTF8(isPrintableASCII)
     }
 
+    /// Whether every byte is ASCII (below 0x80).
+    ///
+    /// - Complexity: O(n) in the bytes, eight at a time.
+    static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = text.count
+        if let base = text.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= n {
+                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                i += 8
+            }
+        }
+        while i < n {
+            if text[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Whether every byte is printable ASCII (0x20-0x7E): one column each, one
     /// cluster each. Eight bytes at a time.
     ///

@@ -35,7 +35,7 @@ public final class LineBreaker {
     /// - Complexity: O(n) in the bytes of `text`.
     public func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ isHard: Bool) -> Void) {
         if text.isEmpty { return }
-        if usesASCIIFastPath && ASCIILineBreak.isASCII(text) {
+        if usesASCIIFastPath && DisplayWidth.isASCII(text) {
             ASCIILineBreak.forEachOpportunity(in: text, body)
             return
         }
@@ -77,24 +77,6 @@ enum ASCIILineBreak {
         t[0x5D] = .cp; t[0x7B] = .op; t[0x7C] = .ba; t[0x7D] = .cl; t[0x7F] = .cm
         return t
     }()
-
-    static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Eight bytes at a time: most text handed here is ASCII.
-        var i = 0
-        let n = text.count
-        if let base = text.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while i + 8 <= n {
-                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-                i += 8
-            }
-        }
-        while i < n {
-            if text[i] >= 0x80 { return false }
-            i += 1
-        }
-        return true
-    }
 
     /// Number context for LB25, which ICU implements as UAX #14's regular
     /// expression (example 7) rather than as pairs.
