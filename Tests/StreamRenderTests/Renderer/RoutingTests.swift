@@ -104,4 +104,53 @@ import Testing
         }
         #expect(order.allSatisfy { $0 != nil } && order == order.sorted { $0! < $1! }, "\(sink.text.debugDescription)")
     }
+
+    /// Records what a router asks its owner to do.
+    final class Recorder: ResponseRouting {
+        var router = ResponseRouter(format: .auto, maximumEventBytes: 1 << 20, settings: .init(), now: { .zero })
+        var routedActions: [ResponseRouter.Action] = []
+        var performed: [String] = []
+        func perform(_ action: ResponseRouter.Action) {
+            switch action {
+            case .answer(let text): performed.append("answer \(text)")
+            case .endBlock: performed.append("end block")
+            case .resumeText: performed.append("resume")
+            case .side(let text, _): performed.append("side \(text)")
+            case .message(let text, _): performed.append("message \(text)")
+            case .event: break
+            }
+        }
+    }
+
+    /// The deltas of one read reach the owner as one text (a delta handed on alone cost
+    /// as much as a third of rendering it); a side action between them keeps its place.
+    @Test func deltasOfOneReadArePerformedAsOneText() {
+        func delta(_ index: Int, _ text: String) -> (String, String) {
+            ("content_block_delta", #"{"type":"content_block_delta","index":\#(index),"delta":{"type":"text_delta","text":"\#(text)"}}"#)
+        }
+        let stream = ProviderShapeTests.events([
+            ("message_start", #"{"type":"message_start","message":{"id":"m","model":"claude"}}"#),
+            ("content_block_start", #"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+            delta(0, "One, "), delta(0, "two, "), delta(0, "three."),
+            ("content_block_stop", #"{"type":"content_block_stop","index":0}"#),
+            ("content_block_start", #"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#),
+            ("content_block_stop", #"{"type":"content_block_stop","index":1}"#),
+            ("content_block_start", #"{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}"#),
+            delta(2, "Four, "), delta(2, ""), delta(2, "five."),
+            ("content_block_stop", #"{"type":"content_block_stop","index":2}"#),
+        ])
+        let whole = Recorder()
+        Array(stream.utf8).withUnsafeBufferPointer { bytes in whole.route { $0.feed(bytes, $1) } }
+        #expect(whole.performed == ["answer One, two, three.", "end block", "side [tool call] f {} (t)\n",
+                                    "answer \n\n", "resume", "answer Four, five."])
+        // Read by read, each read's text is its own.
+        let split = Recorder()
+        let bytes = Array(stream.utf8)
+        let cut = bytes.count / 2
+        for part in [bytes[..<cut], bytes[cut...]] {
+            Array(part).withUnsafeBufferPointer { part in split.route { $0.feed(part, $1) } }
+        }
+        #expect(split.performed.filter { $0.hasPrefix("answer") }.joined().replacingOccurrences(of: "answer ", with: "")
+                == "One, two, three.\n\nFour, five.")
+    }
 }
