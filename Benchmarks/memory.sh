@@ -5,8 +5,9 @@
 # Exits 1 when the target is missed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product stream-render >/dev/null
-bin="$(swift build -c release --show-bin-path)/stream-render"
+static=(); [ "$(uname)" = Linux ] && static=(--static-swift-stdlib)  # as users build it (decision 0023)
+swift build -c release "${static[@]}" --product stream-render >/dev/null
+bin="$(swift build -c release "${static[@]}" --show-bin-path)/stream-render"
 answer=Tests/StreamRenderTests/Resources/answers/coding-answer.md
 limit_kb=$((64 * 1024))
 

@@ -397,7 +397,7 @@ if !onlyPipeline && !onlyMarkdown && !onlyMdflow {
 // Issue 9: the whole pipeline as users run it, every output mode, 1 MB and 10 MB
 // answers: as a process (the release binary, reading a file, and reading a pipe
 // written one SSE event per write(2)) and as a library call. 10x the input must cost
-// at most 11x the time. Needs `swift build -c release --product stream-render` at the
+// at most 11x the time. Needs `swift build -c release --static-swift-stdlib --product stream-render` at the
 // repository root first (or STREAM_RENDER_BINARY).
 if !onlyMdflow {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -405,7 +405,7 @@ if !onlyMdflow {
     let binary = ProcessInfo.processInfo.environment["STREAM_RENDER_BINARY"]
         ?? root.appendingPathComponent(".build/release/stream-render").path
     guard FileManager.default.isExecutableFile(atPath: binary) else {
-        print("FAIL no release binary at \(binary): run `swift build -c release --product stream-render` at the repository root")
+        print("FAIL no release binary at \(binary): run `swift build -c release --static-swift-stdlib --product stream-render` at the repository root")
         exit(1)
     }
     let small = Corpus.events(answerTextBytes: 1_000_000), large = Corpus.events(answerTextBytes: 10_000_000)
@@ -486,7 +486,7 @@ if CommandLine.arguments.count == 1 || CommandLine.arguments.dropFirst().first =
     let binary = ProcessInfo.processInfo.environment["STREAM_RENDER_BINARY"]
         ?? Peers.root.appendingPathComponent(".build/release/stream-render").path
     guard FileManager.default.isExecutableFile(atPath: binary) else {
-        print("FAIL no release binary at \(binary): run `swift build -c release --product stream-render` at the repository root")
+        print("FAIL no release binary at \(binary): run `swift build -c release --static-swift-stdlib --product stream-render` at the repository root")
         exit(1)
     }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-render-peers-\(getpid())")
