@@ -613,7 +613,10 @@ public struct MarkdownStream {
     private mutating func streamTable() {
         tableChecked = true
         let rows = MarkdownRenderer.measuredTableRows + 1
-        guard let last = shape(region: region).last, case .table = last.kind,
+        // Rows that came as a table's continuation left no shape: the parse that checks
+        // the table is the one that renders it.
+        let parsed = regionShape == nil ? shape(region: region, withInlines: true) : nil
+        guard let last = (parsed ?? shape(region: region)).last, case .table = last.kind,
               last.children.last.map({ $0.tag == .tableBody && $0.children.count == rows }) == true else { return }
         // The header and delimiter lines: the two lines before the last `rows`.
         var starts: [Int] = [0]
@@ -621,7 +624,7 @@ public struct MarkdownStream {
         guard starts.count >= rows + 2 else { return }
         let head = Array(region[starts[starts.count - rows - 2]..<starts[starts.count - rows]])
         renderer.lastTableGrid = nil
-        cut()
+        cut(parsed: parsed?[...])
         guard let grid = renderer.lastTableGrid else { return }
         if !grid.isRecords, !finals.isEmpty { finals.removeLast() }  // the bottom line, drawn when the table ends
         // Rows are parsed after the delimiter line and a header of one-letter cells (the

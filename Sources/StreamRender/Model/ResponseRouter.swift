@@ -66,6 +66,8 @@ struct ResponseRouter {
     private var firstInvalid: StreamDiagnostic?
     private var textDropped = false
     private var diagnostics: [StreamDiagnostic] = []
+    /// The clock when the outputs being routed were read (taken at their first text).
+    private var readTime: Duration?
 
     /// A router decoding `format`; the answer's owner holds its text (with bounded
     /// history), so the decoder does not assemble it.
@@ -104,6 +106,7 @@ struct ResponseRouter {
     }
 
     private mutating func routeAll(_ outputs: inout [ResponseDecoder.Output], _ act: (Action) -> Void) {
+        readTime = nil
         for item in outputs { route(item, act) }
         outputs.removeAll(keepingCapacity: true)
         swap(&outputs, &scratch)
@@ -180,8 +183,13 @@ struct ResponseRouter {
             deltaCount += 1
             switch kind {
             case .text, .refusal:
-                if firstText == nil && !text.isEmpty { firstText = now() }
-                if !text.isEmpty { lastText = now() }
+                if !text.isEmpty {
+                    // One reading of the clock per read: its deltas arrived together.
+                    let time = readTime ?? now()
+                    readTime = time
+                    if firstText == nil { firstText = time }
+                    lastText = time
+                }
                 closeThinking(act)
                 if nonTextSinceText && !text.isEmpty {
                     // Text after a tool call (or thinking) is a new paragraph, not the

@@ -205,6 +205,14 @@ public struct StyledDocument: Sendable {
     /// - Complexity: amortized O(n) in the UTF-8 bytes of `text`.
     public mutating func append(_ text: String, style: StyleID = .plain) {
         precondition(!isFinished, "append after finish")
+        // Most text needs nothing replaced (rendered markdown never does): it goes in
+        // without the copy through the sanitiser.
+        var text = text
+        if !sanitizer.isHoldingCR && text.withUTF8({ bytes in
+            guard ControlSanitizer.isClean(bytes) else { return false }
+            appendSanitised(bytes, style)
+            return true
+        }) { return }
         scratch.removeAll(keepingCapacity: true)
         sanitizer.sanitize(text, into: &scratch)
         appendSanitised(style)
@@ -245,19 +253,25 @@ public struct StyledDocument: Sendable {
     }
 
     private mutating func appendSanitised(_ style: StyleID) {
-        scratch.withUnsafeBufferPointer { buf in
-            guard let base = buf.baseAddress else { return }
-            var i = 0
-            let n = buf.count
-            while i < n {
-                var j = memchr(base + i, 0x0A, n - i).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? n
-                appendToOpenParagraph(UnsafeBufferPointer(rebasing: buf[i..<j]), style)
-                if j < n {
-                    closeOpenParagraph(lineFeed: true)
-                    j += 1
-                }
-                i = j
+        var bytes: [UInt8] = []
+        swap(&bytes, &scratch)
+        bytes.withUnsafeBufferPointer { appendSanitised($0, style) }
+        swap(&bytes, &scratch)
+    }
+
+    /// Appends sanitised `buf`: its line feeds close paragraphs.
+    private mutating func appendSanitised(_ buf: UnsafeBufferPointer<UInt8>, _ style: StyleID) {
+        guard let base = buf.baseAddress else { return }
+        var i = 0
+        let n = buf.count
+        while i < n {
+            var j = memchr(base + i, 0x0A, n - i).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? n
+            appendToOpenParagraph(UnsafeBufferPointer(rebasing: buf[i..<j]), style)
+            if j < n {
+                closeOpenParagraph(lineFeed: true)
+                j += 1
             }
+            i = j
         }
     }
 
