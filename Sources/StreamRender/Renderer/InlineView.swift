@@ -141,7 +141,7 @@ public struct InlineView {
     }
 
     /// Final rows written per frame at most (more are written in several frames).
-    static let finalBatchRows = 256
+    static let finalBatchRows = 48
 
     /// Writes `finals` (into the scrollback), then `live` and the status line below them,
     /// diffed against what the region shows.
