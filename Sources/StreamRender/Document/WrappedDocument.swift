@@ -258,21 +258,7 @@ public struct WrappedDocument {
         let isFirst = line.start == 0
         let indents = layout.indents(of: id, in: document)
         let column = isFirst ? indents.first : indents.other
-        let pieces = isFirst ? format.firstPrefix : format.continuationPrefix
-        // Cut the prefix to its share of the width (cluster by cluster).
-        var prefix: [ParagraphFormat.Piece] = []
-        var used = 0
-        for piece in pieces where used < column {
-            var kept = ""
-            for character in piece.text {
-                let w = layout.measure([ParagraphFormat.Piece(String(character))])
-                if used + w > column { break }
-                kept.append(character)
-                used += w
-            }
-            if !kept.isEmpty { prefix.append(ParagraphFormat.Piece(kept, style: piece.style)) }
-        }
-        if used < column { prefix.append(ParagraphFormat.Piece(String(repeating: " ", count: column - used))) }
+        let prefix = layout.shownPrefix(of: id, isFirst: isFirst, in: document)
         var fillCount = 0
         if let fill = format.fill {
             let w = max(1, layout.measure([fill]))

@@ -343,6 +343,35 @@ struct DocumentLayout {
         return (min(first, limit), min(other, limit))
     }
 
+    /// The prefix a line of format `id` shows (the first line's or the others'), cut
+    /// to its column (``indents(of:in:)``) cluster by cluster, padded with spaces to it.
+    ///
+    /// - Complexity: O(p) in the prefix's bytes the first time at a width, O(1) after.
+    func shownPrefix(of id: Int32, isFirst: Bool, in document: StyledDocument) -> [ParagraphFormat.Piece] {
+        let key = PrefixWidths.PrefixKey(format: id, isFirst: isFirst)
+        if let known = prefixes.shown[key], known.policy == settings.policy, known.width == settings.width {
+            return known.pieces
+        }
+        let indents = indents(of: id, in: document)
+        let column = isFirst ? indents.first : indents.other
+        let format = document.formats[id]
+        var prefix: [ParagraphFormat.Piece] = []
+        var used = 0
+        for piece in isFirst ? format.firstPrefix : format.continuationPrefix where used < column {
+            var kept = ""
+            for character in piece.text {
+                let w = measure([ParagraphFormat.Piece(String(character))])
+                if used + w > column { break }
+                kept.append(character)
+                used += w
+            }
+            if !kept.isEmpty { prefix.append(ParagraphFormat.Piece(kept, style: piece.style)) }
+        }
+        if used < column { prefix.append(ParagraphFormat.Piece(String(repeating: " ", count: column - used))) }
+        prefixes.shown[key] = (settings.policy, settings.width, prefix)
+        return prefix
+    }
+
     /// The width of `pieces` in columns.
     func measure(_ pieces: [ParagraphFormat.Piece]) -> Int {
         var width = 0
@@ -410,4 +439,12 @@ struct DocumentLayout {
 /// (shared by copies of a layout: formats never change once interned).
 final class PrefixWidths {
     var widths: [Int32: (policy: WidthPolicy, first: Int, other: Int)] = [:]
+    /// Prefixes as lines show them (cut to their columns), by format and first line,
+    /// for the width and policy they were cut at.
+    var shown: [PrefixKey: (policy: WidthPolicy, width: Int, pieces: [ParagraphFormat.Piece])] = [:]
+
+    struct PrefixKey: Hashable {
+        var format: Int32
+        var isFirst: Bool
+    }
 }
