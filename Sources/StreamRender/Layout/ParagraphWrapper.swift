@@ -159,9 +159,10 @@ struct ParagraphWrapper {
         cutsAnywhere = false
     }
 
-    /// The width of `text` when every character in it is printable ASCII or box drawing
-    /// (U+2500-U+257F, East Asian Ambiguous: one column unless `ambiguousIsWide`), each
-    /// a cluster of its own; nil for any other text.
+    /// The width of `text` when every character in it is one that stands as a cluster
+    /// of its own whatever is around it and whose width every policy agrees on
+    /// (``simpleScalarWidth(_:)``); nil for any other text, and for anything but ASCII
+    /// when ambiguous characters are wide.
     ///
     /// - Complexity: O(n) in the bytes.
     static func simpleWidth(_ text: UnsafeBufferPointer<UInt8>, ambiguousIsWide: Bool) -> Int? {
@@ -172,14 +173,33 @@ struct ParagraphWrapper {
             let b = text[i]
             if b >= 0x20 && b < 0x7F {
                 i += 1
-            } else if b == 0xE2, i + 2 < text.count, text[i + 1] == 0x94 || text[i + 1] == 0x95, text[i + 2] & 0xC0 == 0x80 {
-                i += 3
-            } else {
-                return nil
+                width += 1
+                continue
             }
-            width += 1
+            let (scalar, next) = DisplayWidth.decodeScalar(text, at: i)
+            guard let w = simpleScalarWidth(scalar) else { return nil }
+            width += w
+            i = next
         }
         return width
+    }
+
+    /// The width of `scalar` if it is in one of the ranges the wrapper's fast path
+    /// takes, with ambiguous characters narrow: Latin-1 (not the soft hyphen), dashes,
+    /// quotes and bullets (U+2010-U+2027), superscripts and subscripts, box drawing
+    /// (one column); CJK punctuation, kana, ideographs, Hangul syllables and
+    /// fullwidth forms (two). None of them joins a neighbour into a cluster (no
+    /// combining or voicing mark, joiner, selector or emoji is among them); tests check
+    /// every one against the segmenter and ``DisplayWidth`` under each mode.
+    @inline(__always)
+    static func simpleScalarWidth(_ scalar: UInt32) -> Int? {
+        switch scalar {
+        case 0xA1...0xFF where scalar != 0xAD: return 1
+        case 0x2010...0x2027, 0x2070...0x2071, 0x2074...0x208E, 0x2090...0x209C, 0x2500...0x257F: return 1
+        case 0x3001...0x3029, 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FE, 0x4E00...0x9FFF,
+             0xAC00...0xD7A3, 0xFF01...0xFF60: return 2
+        default: return nil
+        }
     }
 
     /// Lays out what `text` (the whole paragraph so far) added since the last call.
@@ -191,12 +211,13 @@ struct ParagraphWrapper {
     mutating func advance(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
                           emit: (VisualLine) -> Void) {
         if isDone { return }
-        // (A one-column character takes at most 3 bytes: a longer text cannot fit, and is not scanned.)
+        // (A column takes at most 3 bytes of such text (a two-column character 3): a
+        // longer text cannot fit, and is not scanned.)
         if segmented == 0 && closed && text.count <= 3 * firstLineWidth,
            let width = Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide), width <= firstLineWidth {
-            // A complete line of one-column clusters that fits (printable ASCII, box
-            // drawing): no wrap and no opportunity can matter (code lines, table rows,
-            // headings).
+            // A complete line of single-scalar clusters that fits (ASCII, box drawing,
+            // Latin-1, CJK): no wrap and no opportunity can matter (code lines, table
+            // rows, headings, short paragraphs and list items).
             segmented = text.count
             emit(VisualLine(paragraph: 0, start: 0, end: text.count, width: width, isReplacement: false))
             lineStart = text.count

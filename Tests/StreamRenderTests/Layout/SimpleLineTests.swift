@@ -1,18 +1,19 @@
 import Testing
 @testable import StreamRender
 
-/// The wrapper's fast path for a complete line that fits and holds only one-column
-/// clusters (printable ASCII, box drawing: code lines, table rows): the lines it gives
-/// are the reference layout's, under every policy.
+/// The wrapper's fast path for a complete line that fits and holds only clusters of
+/// one scalar of a known width (ASCII, box drawing, Latin-1, dashes and quotes, CJK):
+/// the lines it gives are the reference layout's, under every policy.
 @Suite struct SimpleLineTests {
-    static let pieces = ["a", "b", " ", "|", "─", "│", "┌", "┼", "╳", "é", "中", "▀", "x y", "  "]
+    static let pieces = ["a", "b", " ", "|", "─", "│", "┌", "┼", "╳", "é", "中", "—", "²", "₂", "・", "가", "각", "Ａ",
+                         "▀", "x y", "  ", "\u{301}", "\u{3099}", "\u{FE0F}", "\u{1160}", "\u{11A8}", "🚀", "\u{AD}", "\u{3000}"]
 
     static func randomText(using rng: inout SeededGenerator) -> String {
         var text = ""
         for _ in 0..<40 {
             let length = Int.random(in: 0...50, using: &rng)
             // Most lines box drawing and ASCII only; some with a character outside them.
-            let pool = Int.random(in: 0..<4, using: &rng) == 0 ? pieces : Array(pieces.prefix(9))
+            let pool = Int.random(in: 0..<4, using: &rng) == 0 ? pieces : Array(pieces.prefix(18))
             text += (0..<length).map { _ in pool.randomElement(using: &rng)! }.joined() + "\n"
         }
         return text
@@ -38,10 +39,38 @@ import Testing
             #expect(bytes.withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) }
                     == DisplayWidth.of(text), "\(text)")
         }
-        for text in ["é", "│中│", "▀", "a\u{301}", "│\u{301}", "\u{1F600}"] {
+        for text in ["▀", "a\u{301}", "│\u{301}", "\u{1F600}", "가\u{11A8}", "か\u{3099}", "中\u{FE00}", "\u{AD}", "\u{A0}"] {
             #expect(Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) } == nil, "\(text)")
         }
         #expect(Array("│ a │".utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: true) } == nil)
         #expect(Array("a b".utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: true) } == 3)
+    }
+
+    /// Every scalar the fast path takes, against the width code under each mode, and
+    /// against Swift's own grapheme breaking (an implementation apart from ours): each
+    /// stands as a cluster of its own beside any other (one sample of each range, and
+    /// Hangul syllables with and without a final consonant).
+    @Test func everySimpleScalarIsItsOwnClusterOfTheWidthEveryModeGives() {
+        let ranges: [ClosedRange<UInt32>] = [0xA0...0x100, 0x2000...0x20A0, 0x2500...0x2580, 0x3000...0x3100,
+                                             0x4E00...0x9FFF, 0xAC00...0xD7A4, 0xFF00...0xFF61]
+        let taken = ranges.flatMap { $0 }.compactMap(Unicode.Scalar.init).filter { ParagraphWrapper.simpleScalarWidth($0.value) != nil }
+        #expect(taken.count > 30_000)
+        let neighbours = ["a", " ", "é", "—", "₂", "─", "、", "か", "カ", "中", "가", "각", "Ａ"]
+        let policies = WidthPolicy.Mode.allCases.map { WidthPolicy(mode: $0) }
+        for scalar in taken {
+            let alone = String(scalar)
+            let width = ParagraphWrapper.simpleScalarWidth(scalar.value)!
+            for policy in policies {
+                #expect(DisplayWidth.of(alone, policy: policy) == width, "U+\(String(scalar.value, radix: 16)) \(policy)")
+            }
+            for other in neighbours {
+                #expect((alone + other).count == 2 && (other + alone).count == 2 && (alone + alone).count == 2,
+                        "U+\(String(scalar.value, radix: 16)) beside \(other)")
+            }
+        }
+        // Ranges' neighbours that join or differ stay out.
+        for excluded: UInt32 in [0xA0, 0xAD, 0x200B, 0x200D, 0x2028, 0x2029, 0x3000, 0x302A, 0x3099, 0x309A, 0xFF9E] {
+            #expect(ParagraphWrapper.simpleScalarWidth(excluded) == nil, "U+\(String(excluded, radix: 16))")
+        }
     }
 }
