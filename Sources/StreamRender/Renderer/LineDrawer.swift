@@ -81,6 +81,24 @@ enum LineDrawer {
         // Offsets rise along the line: the style run is looked up only past its end.
         var run: (style: StyleID, end: Int) = (.plain, Int.min)
         let policy = splitter.policy
+        if !policy.ambiguousIsWide && ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) != nil {
+            // Every scalar a cell of its own of a width all modes agree on, none a mark:
+            // no segmenting (most lines of prose, tables and CJK text).
+            var i = 0
+            while i < buf.count {
+                let first = buf[i]
+                let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
+                defer { i = next }
+                let width = first < 0x80 ? 1 : ParagraphWrapper.simpleScalarWidth(scalar)!
+                guard column + width <= frame.width else { continue }
+                let text = first < 0x80 ? asciiCells[Int(first)]
+                    : String(decoding: UnsafeBufferPointer(rebasing: buf[i..<next]), as: UTF8.self)
+                let offset = origin.map { $0[i] } ?? from + i
+                if offset >= run.end { run = paragraph.styleRun(at: offset) }
+                column = frame.put(text, width: width, style: run.style, row: row, column: column)
+            }
+            return
+        }
         splitter.forEachCell(in: buf) { range, width in
             guard column + width <= frame.width else { return }
             let first = buf[range.lowerBound]
