@@ -482,7 +482,8 @@ public final class MarkdownRenderer {
         }
 
         mutating func popImplicit() {
-            if let last = stack.last, last.implicit { pop() }
+            // (Read in place: `stack.last` would copy the node, retaining all it holds.)
+            if !stack.isEmpty && stack[stack.count - 1].implicit { pop() }
         }
 
         mutating func enter(_ node: Node) {
@@ -542,8 +543,8 @@ public final class MarkdownRenderer {
                 nesting += 1
                 return true
             case .item:
-                if let last = stack.last, case .list = last.kind { return true }
-                return false
+                guard !stack.isEmpty, case .list = stack[stack.count - 1].kind else { return false }
+                return true
             default:
                 return true
             }
