@@ -122,6 +122,8 @@ public final class MarkdownRenderer {
     /// For code lines over `base`: each token kind's style and the two line formats
     /// (wrapped by the view, or like a terminal); reset when the options change.
     private var codeStyles: (base: Style, styles: [Style], formats: [ParagraphFormat])?
+    /// The last parse's builder's buffers, emptied (a parse inside a parse finds none).
+    private var spareBuilderBuffers: Builder.Buffers?
 
     /// Fenced code blocks numbered so far: the number of the last one.
     var codeBlocksNumbered = 0
@@ -360,8 +362,11 @@ public final class MarkdownRenderer {
         init(_ kind: Kind) {
             self.kind = kind
             lines = []
-            if isLeaf { lines = [[]] }
+            // Shared until written: structure-only parses and raw blocks never write it.
+            if isLeaf { lines = Self.oneEmptyLine }
         }
+
+        private static let oneEmptyLine: [[StyledLine.Span]] = [[]]
 
         /// The block's kind without what may change as it grows (a list's start, a
         /// code block's language), compared to tell whether a block stayed the same.
@@ -414,7 +419,7 @@ public final class MarkdownRenderer {
         let options: InlineOptions
         var root: Node?
         var stack: [Node] = []
-        var spanStyles: [Style] = [.plain]
+        var spanStyles: [Style] = []
         var links: [(href: String, line: Int, span: Int, isImage: Bool)] = []
         var lastLeafIsRaw = false
         var structureOnly = false
@@ -427,9 +432,34 @@ public final class MarkdownRenderer {
         /// The renderer building the tree: it numbers footnote references.
         unowned let renderer: MarkdownRenderer
 
-        init(options: InlineOptions, renderer: MarkdownRenderer) {
+        /// The growable buffers of a builder, to reuse between parses.
+        struct Buffers {
+            var stack: [Node] = []
+            var spanStyles: [Style] = []
+            var kept: [Bool] = []
+        }
+
+        init(options: InlineOptions, renderer: MarkdownRenderer, buffers: Buffers?) {
             self.options = options
             self.renderer = renderer
+            if let buffers {
+                stack = buffers.stack
+                spanStyles = buffers.spanStyles
+                kept = buffers.kept
+            }
+            spanStyles.append(.plain)
+        }
+
+        /// The buffers, emptied (capacity kept), leaving this builder without them.
+        mutating func takeBuffers() -> Buffers {
+            var buffers = Buffers()
+            swap(&buffers.stack, &stack)
+            swap(&buffers.spanStyles, &spanStyles)
+            swap(&buffers.kept, &kept)
+            buffers.stack.removeAll(keepingCapacity: true)
+            buffers.spanStyles.removeAll(keepingCapacity: true)
+            buffers.kept.removeAll(keepingCapacity: true)
+            return buffers
         }
 
         /// The input being parsed (text callbacks point into it) and its length.
@@ -774,8 +804,11 @@ public final class MarkdownRenderer {
         defer { if appended { text.removeLast() } }
         parseCount += 1
         parsedBytes += count
-        var builder = Builder(options: inlineOptions, renderer: self)
+        var builder = Builder(options: inlineOptions, renderer: self, buffers: spareBuilderBuffers.take())
         builder.structureOnly = structureOnly
+        // Its buffers serve the next parse (a parse is a few lines: growing them anew
+        // each time was most of a parse's allocations).
+        defer { spareBuilderBuffers = builder.takeBuffers() }
         var parser = MD_PARSER()
         parser.abi_version = 0
         parser.flags = UInt32(MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | MD_FLAG_LATEXMATHSPANS

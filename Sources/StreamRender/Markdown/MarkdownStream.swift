@@ -61,6 +61,7 @@ public struct MarkdownStream {
     private var heldCR = false
     private var region: [UInt8] = []
     private var partial: [UInt8] = []
+    private var spareLine: [UInt8] = []
     private var fence: Fence?
     /// Footnote definitions (`[^label]: text`), held for the end of the text block.
     private var footnotes = FootnoteCollector()
@@ -240,11 +241,16 @@ public struct MarkdownStream {
 
     private mutating func completeLine() {
         splitLongLine(complete: true)
+        // The line leaves `partial` for a spare buffer, which `partial` becomes after it
+        // (a buffer a line allocated and freed showed in profiles: lines are short).
         var line: [UInt8] = []
+        swap(&line, &spareLine)
         swap(&line, &partial)
         let continuing = lineContinuesSplit
         resetLineSplit()
         process(line, continuingSplit: continuing)
+        line.removeAll(keepingCapacity: true)
+        swap(&line, &spareLine)
     }
 
     private mutating func resetLineSplit() {

@@ -311,7 +311,7 @@ public struct StyledDocument: Sendable {
         let last = paragraphs.count - 1
         paragraphs[last].isClosed = true
         paragraphs[last].endsWithLineFeed = lineFeed
-        var next = Paragraph()
+        var next = freshParagraph()
         // A paragraph split at the size limit goes on in the same format.
         if !lineFeed { next.format = paragraphs[last].format }
         paragraphs.append(next)
@@ -349,10 +349,10 @@ public struct StyledDocument: Sendable {
         provisionalStart = nil
         let keep = start - firstParagraph
         var removed = 0
-        while paragraphs.count > keep + 1 { removed += paragraphs.removeLast().text.count }
+        while paragraphs.count > keep + 1 { removed += recycle(paragraphs.removeLast()) }
         if provisionalOffset == 0 {
-            removed += paragraphs.removeLast().text.count
-            paragraphs.append(Paragraph())
+            removed += recycle(paragraphs.removeLast())
+            paragraphs.append(freshParagraph())
         } else {
             // The open paragraph's final part stays, open again, in its format.
             let k = paragraphs.count - 1
@@ -392,7 +392,31 @@ public struct StyledDocument: Sendable {
             evictedBytes += dropped.text.count
             evictedParagraphs += 1
             firstParagraph += 1
+            recycle(dropped)
         }
+    }
+
+    /// Keeps a removed paragraph's buffers for ``freshParagraph()`` (a few, not large
+    /// ones); returns its bytes.
+    @discardableResult
+    private mutating func recycle(_ paragraph: Paragraph) -> Int {
+        if spareParagraphs.count < 128 && paragraph.text.capacity <= 256 { spareParagraphs.append(paragraph) }
+        return paragraph.text.count
+    }
+
+    /// Evicted paragraphs whose buffers the next paragraphs take (most paragraphs are a
+    /// line: two buffers allocated and freed per line showed in profiles).
+    private var spareParagraphs: [Paragraph] = []
+
+    /// An empty open paragraph, in an evicted one's buffers when there is one.
+    private mutating func freshParagraph() -> Paragraph {
+        guard var paragraph = spareParagraphs.popLast() else { return Paragraph() }
+        paragraph.text.removeAll(keepingCapacity: true)
+        paragraph.runs.removeAll(keepingCapacity: true)
+        paragraph.isClosed = false
+        paragraph.endsWithLineFeed = false
+        paragraph.format = 0
+        return paragraph
     }
 
     /// Checks the document's invariants (tests call it after every mutation).
