@@ -242,6 +242,7 @@ public final class MarkdownRenderer {
     /// `nodes` (top-level blocks of a ``tree(_:count:)``) rendered.
     func blocks(of nodes: ArraySlice<Node>, listStart: Int? = nil) -> [Block] {
         var result: [Block] = []
+        result.reserveCapacity(nodes.count)
         for (k, node) in nodes.enumerated() {
             var list: ListInfo?
             var start: Int?
@@ -1091,6 +1092,7 @@ public final class MarkdownRenderer {
 
     /// Children separated by blank lines (inside list items, none before a nested list).
     private func joinChildren(_ children: [Node], base: Style, depth: Int, width: Int, blankBeforeLists: Bool) -> [StyledLine] {
+        if children.count == 1 { return render(children[0], base: base, depth: depth, width: width) }  // (no copy)
         var lines: [StyledLine] = []
         for (k, child) in children.enumerated() {
             if k > 0 {
@@ -1164,6 +1166,9 @@ public final class MarkdownRenderer {
                         rows.append(row)
                         continue
                     }
+                    row.cells.reserveCapacity(child.children.count)
+                    row.aligns.reserveCapacity(child.children.count)
+                    row.widths.reserveCapacity(child.children.count)
                     for cell in child.children {
                         guard case .cell(_, let align) = cell.kind else { continue }
                         let spans = cell.lines.joined().map { span -> StyledLine.Span in
@@ -1258,7 +1263,9 @@ public final class MarkdownRenderer {
         let height = wrapped.lazy.map { $0.count }.max() ?? 1
         var lines: [StyledLine] = []
         for r in 0..<height {
-            var spans: [StyledLine.Span] = [.init("│ ", style: border)]
+            var spans: [StyledLine.Span] = []
+            spans.reserveCapacity(4 * grid.columns + 1)  // a border, padding, text, padding a cell
+            spans.append(.init("│ ", style: border))
             for c in 0..<grid.columns {
                 let piece = r < wrapped[c].count ? wrapped[c][r] : (spans: [], width: 0)
                 let room = widths[c] - piece.width
