@@ -1,4 +1,9 @@
 import CMD4C
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One line of rendered markdown: text pieces in styles, framed by a
 /// ``ParagraphFormat`` (list bullets, quote bars, code continuation marks, rules).
@@ -633,7 +638,8 @@ public final class MarkdownRenderer {
                 add(s, to: node, style: options.html)
             case MD_TEXT_NORMAL:
                 add(s, to: node)
-                if s.utf8.contains(UInt8(ascii: "]")) { markFootnoteReferences(in: node, added: s.utf8.count) }
+                var bytes = s  // (searched through its storage: the generic `contains` read a byte at a time)
+                if bytes.withUTF8({ $0.baseAddress.map { memchr($0, 0x5D, s.utf8.count) != nil } ?? false }) { markFootnoteReferences(in: node, added: s.utf8.count) }
             default:
                 add(s, to: node)
             }

@@ -1086,7 +1086,11 @@ public struct MarkdownStream {
     static func isPlainLine(_ line: [UInt8]) -> Bool {
         guard let k = blockStart(line) else { return false }
         if line.contains(UInt8(ascii: "|")) || mayStartBlock(line) { return false }
-        if "[:<-+=".utf8.contains(line[k]) { return false }  // definitions, table delimiters, underlines
+        switch line[k] {
+        case UInt8(ascii: "["), UInt8(ascii: ":"), UInt8(ascii: "<"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="):
+            return false  // definitions, table delimiters, underlines
+        default: break
+        }
         return true
     }
 
