@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streaming markdown: text arrives in pieces of any size; lines of finished blocks
 /// come out once, final, and the open block's rendering is available at any time.
 ///
@@ -181,18 +187,27 @@ public struct MarkdownStream {
     public mutating func append(_ text: String) -> [StyledLine] {
         var text = text
         text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            // Line ends found by memchr: for LF alone when the text holds no CR (most).
+            let hasCR = memchr(base, 0x0D, bytes.count) != nil
             var start = 0
-            for i in 0..<bytes.count {
+            var i = 0
+            while i < bytes.count {
+                if !hasCR && !heldCR {
+                    guard let found = memchr(base + i, 0x0A, bytes.count - i) else { break }
+                    i = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+                }
                 let byte = bytes[i]
                 if heldCR {
                     heldCR = false
-                    if byte == 0x0A { start = i + 1; continue }  // CR LF: the CR ended the line
+                    if byte == 0x0A { start = i + 1; i += 1; continue }  // CR LF: the CR ended the line
                 }
-                guard byte == 0x0A || byte == 0x0D else { continue }
+                guard byte == 0x0A || byte == 0x0D else { i += 1; continue }
                 partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
                 completeLine()
                 heldCR = byte == 0x0D
                 start = i + 1
+                i += 1
             }
             if start < bytes.count { partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
         }
