@@ -229,23 +229,42 @@ public struct ANSIEncoder: Sendable {
         }
         let wanted = look(of: style)
         if let pen, Self.sameLook(pen, wanted) { return }
-        out.append(contentsOf: sgr(from: pen, to: wanted))
+        // Built in the encoder's own buffers: a change allocated five arrays (styled
+        // output changes style a few times a line).
+        var reset = SGRCodes(), delta = SGRCodes()
+        swap(&reset, &resetCodes)
+        swap(&delta, &deltaCodes)
+        Self.sgr(from: pen, to: wanted, reset: &reset, delta: &delta, into: &out)
+        swap(&reset, &resetCodes)
+        swap(&delta, &deltaCodes)
         pen = wanted
     }
 
+    /// Buffers of ``setPen(_:link:into:)`` kept between changes.
+    private var resetCodes = SGRCodes(), deltaCodes = SGRCodes()
+
     /// The shortest SGR from `current` (nil: unknown) to `target`.
     func sgr(from current: Style?, to target: Style) -> [UInt8] {
+        var reset = SGRCodes(), delta = SGRCodes(), out: [UInt8] = []
+        Self.sgr(from: current, to: target, reset: &reset, delta: &delta, into: &out)
+        return out
+    }
+
+    /// Appends the shortest SGR from `current` (nil: unknown) to `target`, built in
+    /// `reset` and `delta` (emptied first).
+    private static func sgr(from current: Style?, to target: Style, reset: inout SGRCodes, delta: inout SGRCodes,
+                            into out: inout [UInt8]) {
         // Either a full reset and everything of the target...
-        var reset = SGRCodes()
+        reset.bytes.removeAll(keepingCapacity: true)
+        delta.bytes.removeAll(keepingCapacity: true)
         reset.add(0)
         if target != .plain {
             reset.add(target.attributes)
             if target.foreground != .default { reset.add(target.foreground, background: false) }
             if target.background != .default { reset.add(target.background, background: true) }
         }
-        guard let current else { return reset.sequence }
+        guard let current else { return reset.append(to: &out) }
         // ...or only the differences.
-        var delta = SGRCodes()
         let removed = current.attributes.subtracting(target.attributes)
         var adding = target.attributes.subtracting(current.attributes)
         if removed.contains(.bold) || removed.contains(.dim) {
@@ -259,7 +278,7 @@ public struct ANSIEncoder: Sendable {
         delta.add(adding)
         if current.foreground != target.foreground { delta.add(target.foreground, background: false) }
         if current.background != target.background { delta.add(target.background, background: true) }
-        return delta.bytes.count <= reset.bytes.count ? delta.sequence : reset.sequence
+        if delta.bytes.count <= reset.bytes.count { delta.append(to: &out) } else { reset.append(to: &out) }
     }
 
     /// SGR parameters written as bytes (`;`-separated), without the strings and arrays
@@ -267,8 +286,13 @@ public struct ANSIEncoder: Sendable {
     private struct SGRCodes {
         var bytes: [UInt8] = []
 
-        /// `ESC [ parameters m`.
-        var sequence: [UInt8] { [0x1B, 0x5B] + bytes + [0x6D] }
+        /// Appends `ESC [ parameters m`.
+        func append(to out: inout [UInt8]) {
+            out.append(0x1B)
+            out.append(0x5B)
+            out.append(contentsOf: bytes)
+            out.append(0x6D)
+        }
 
         mutating func add(_ code: Int) {
             if !bytes.isEmpty { bytes.append(0x3B) }
