@@ -21,7 +21,7 @@
 ///   it inside the scan (UAX #14 looks at most that far ahead), so what later text
 ///   can still change is never used. R moves to each opportunity that follows a
 ///   space (context before it cannot matter) without rescanning, and is forced
-///   forward after 16 bytes without one (at an opportunity) or 256 bytes (at any
+///   forward after 64 bytes without one (at an opportunity) or 256 bytes (at any
 ///   cluster), in which case the scan restarts there. The restart points depend on
 ///   the text only, never on how it was cut into deltas, so every chunking gives
 ///   the same lines as one pass;
@@ -65,7 +65,7 @@ struct ParagraphWrapper {
     /// Clusters this far ahead of an opportunity must be known before it is used.
     static let lookaheadClusters = 4
     /// A restart is forced this far past R at an opportunity, or at any cluster.
-    static let forcedRestartAtOpportunity = 16
+    static let forcedRestartAtOpportunity = 64
     static let forcedRestartAnywhere = 256
     /// Scans look at least this far past R.
     static let scanWindow = 64

@@ -404,11 +404,12 @@ public struct StyledDocument: Sendable {
         return paragraph.text.count
     }
 
-    /// Evicted paragraphs whose buffers the next paragraphs take (most paragraphs are a
-    /// line: two buffers allocated and freed per line showed in profiles).
+    /// Removed paragraphs (evicted, or provisional ones a frame replaced) whose buffers
+    /// the next paragraphs take (most paragraphs are a line: two buffers allocated and
+    /// freed per line showed in profiles).
     private var spareParagraphs: [Paragraph] = []
 
-    /// An empty open paragraph, in an evicted one's buffers when there is one.
+    /// An empty open paragraph, in a removed one's buffers when there is one.
     private mutating func freshParagraph() -> Paragraph {
         guard var paragraph = spareParagraphs.popLast() else { return Paragraph() }
         paragraph.text.removeAll(keepingCapacity: true)
