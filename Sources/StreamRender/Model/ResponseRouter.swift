@@ -321,18 +321,21 @@ extension ResponseRouting {
         var taken: [ResponseRouter.Action] = []
         swap(&taken, &routedActions)
         var text = ""
+        var joining = false  // (empty deltas alone are still performed, as "")
         step(&router) { action in
             if case .answer(let delta) = action {
                 text += delta
+                joining = true
                 return
             }
-            if !text.isEmpty {
+            if joining {
                 taken.append(.answer(text))
                 text = ""
+                joining = false
             }
             taken.append(action)
         }
-        if !text.isEmpty { taken.append(.answer(text)) }
+        if joining { taken.append(.answer(text)) }
         for action in taken { perform(action) }
         taken.removeAll(keepingCapacity: true)
         swap(&taken, &routedActions)

@@ -152,5 +152,11 @@ import Testing
         }
         #expect(split.performed.filter { $0.hasPrefix("answer") }.joined().replacingOccurrences(of: "answer ", with: "")
                 == "One, two, three.\n\nFour, five.")
+        // A read of empty deltas only is still performed (a renderer marks its frame due).
+        let empty = Recorder()
+        Array(ProviderShapeTests.events([delta(0, ""), delta(0, "")]).utf8).withUnsafeBufferPointer { bytes in
+            empty.route { $0.feed(bytes, $1) }
+        }
+        #expect(empty.performed.contains("answer "))
     }
 }
