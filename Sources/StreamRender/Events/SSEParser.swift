@@ -147,10 +147,10 @@ import Darwin
         guard let base = bytes.baseAddress else { return }
         // Line ends are found with memchr: the next LF per line, and the next CR once
         // per CR (streams that use LF alone pay for one scan of the chunk).
-        var nextCR = Self.find(0x0D, base, from: i, to: n)
+        var nextCR = ByteSearch.find(0x0D, base, from: i, to: n)
         while i < n {
-            if nextCR < i { nextCR = Self.find(0x0D, base, from: i, to: n) }
-            let j = min(nextCR, Self.find(0x0A, base, from: i, to: min(nextCR, n)))
+            if nextCR < i { nextCR = ByteSearch.find(0x0D, base, from: i, to: n) }
+            let j = min(nextCR, ByteSearch.find(0x0A, base, from: i, to: min(nextCR, n)))
             let part = UnsafeBufferPointer(start: base + i, count: j - i)
             if j == n {
                 appendToLine(part, output)
@@ -179,13 +179,6 @@ import Darwin
             i = next
         }
         bytesConsumed += n
-    }
-
-    /// The index of the first `byte` in `base[from..<to]`, or `to`.
-    @inline(__always)
-    private static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
-        guard from < to, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
-        return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
     }
 
     private mutating func appendToLine(_ part: UnsafeBufferPointer<UInt8>, _ output: (Output) -> Void) {

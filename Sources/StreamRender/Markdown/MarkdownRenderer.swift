@@ -1,9 +1,4 @@
 import CMD4C
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One line of rendered markdown: text pieces in styles, framed by a
 /// ``ParagraphFormat`` (list bullets, quote bars, code continuation marks, rules).
@@ -638,8 +633,10 @@ public final class MarkdownRenderer {
                 add(s, to: node, style: options.html)
             case MD_TEXT_NORMAL:
                 add(s, to: node)
-                var bytes = s  // (searched through its storage: the generic `contains` read a byte at a time)
-                if bytes.withUTF8({ $0.baseAddress.map { memchr($0, 0x5D, s.utf8.count) != nil } ?? false }) { markFootnoteReferences(in: node, added: s.utf8.count) }
+                var bytes = s  // (searched in its storage: the generic `contains` read a byte at a time)
+                if bytes.withUTF8({ ByteSearch.contains(UInt8(ascii: "]"), in: $0) }) {
+                    markFootnoteReferences(in: node, added: s.utf8.count)
+                }
             default:
                 add(s, to: node)
             }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Streaming markdown: text arrives in pieces of any size; lines of finished blocks
 /// come out once, final, and the open block's rendering is available at any time.
 ///
@@ -189,13 +183,13 @@ public struct MarkdownStream {
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             // Line ends found by memchr: for LF alone when the text holds no CR (most).
-            let hasCR = memchr(base, 0x0D, bytes.count) != nil
+            let hasCR = ByteSearch.contains(0x0D, in: bytes)
             var start = 0
             var i = 0
             while i < bytes.count {
                 if !hasCR && !heldCR {
-                    guard let found = memchr(base + i, 0x0A, bytes.count - i) else { break }
-                    i = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+                    i = ByteSearch.find(0x0A, base, from: i, to: bytes.count)
+                    if i == bytes.count { break }
                 }
                 let byte = bytes[i]
                 if heldCR {

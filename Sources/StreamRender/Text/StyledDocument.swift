@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DequeModule
 
 /// A place in a ``StyledDocument``: a paragraph's number (counted from the start of
@@ -265,7 +260,7 @@ public struct StyledDocument: Sendable {
         var i = 0
         let n = buf.count
         while i < n {
-            var j = memchr(base + i, 0x0A, n - i).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? n
+            var j = ByteSearch.find(0x0A, base, from: i, to: n)
             appendToOpenParagraph(UnsafeBufferPointer(rebasing: buf[i..<j]), style)
             if j < n {
                 closeOpenParagraph(lineFeed: true)

@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Searches for a byte in UTF-8 buffers with `memchr` (a word at a time): line ends,
+/// delimiters. One copy for the SSE parser, the document and markdown.
+enum ByteSearch {
+    /// The index of the first `byte` in `base[from..<to]`, or `to`.
+    ///
+    /// - Complexity: O(n) in the bytes searched.
+    @inline(__always)
+    static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        guard from < to, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
+        return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+    }
+
+    /// Whether `byte` is in `bytes`.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    @inline(__always)
+    static func contains(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return find(byte, base, from: 0, to: bytes.count) < bytes.count
+    }
+}
