@@ -161,6 +161,18 @@ public struct MarkdownStream {
     private var definitions: [UInt8] = []
     private var finals: [StyledLine] = []
     private var scratch: [UInt8] = []
+    /// Regions made final by cuts that need nothing back (a new top-level block began),
+    /// held to be parsed together in one pass: parsed alone, a short block cost its
+    /// parse's fixed part several times over (issue 24). A cut is held only when
+    /// parsing the regions together gives what parsing them one by one gives: each
+    /// region ends where a top-level block ends, none holds a link reference definition
+    /// (a definition applies to the whole text it is parsed with), none joins the line
+    /// before or continues a list. Anything that renders or parses takes the held
+    /// regions first (``flushHeld()``), so lines, code block and footnote numbers come
+    /// in the text's order.
+    private var held: [UInt8] = []
+    /// Held regions are parsed once they reach this size (a bound on the tree a parse builds).
+    static let heldBytes = 8 << 10
 
     public init(options: MarkdownOptions = MarkdownOptions()) {
         renderer = MarkdownRenderer(options: options)
@@ -223,6 +235,7 @@ public struct MarkdownStream {
             cut()
         }
         closeTable()
+        flushHeld()
         let notes = footnotes.takeAll()
         if !notes.isEmpty {
             // GitHub shows footnotes at the end: so do we, after the text block.
@@ -244,6 +257,7 @@ public struct MarkdownStream {
     }
 
     private mutating func takeFinals() -> [StyledLine] {
+        flushHeld()
         defer { finals.removeAll(keepingCapacity: true) }
         return finals
     }
@@ -568,7 +582,7 @@ public struct MarkdownStream {
         // spares the three parses below per block.
         if !blank && lastLineBlank && !regionHasHTML, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
            line[k] != UInt8(ascii: "["), k == 0 || allPlain, !regionHasList || !Self.isListItem(line) {
-            cut()
+            cutHolding()
             start(line, continuing: nil)
             return
         }
@@ -626,6 +640,7 @@ public struct MarkdownStream {
     /// fixed, so all of it is final but the table's bottom line, and the table's later
     /// rows are drawn one by one in that grid.
     private mutating func streamTable() {
+        flushHeld()
         tableChecked = true
         let rows = MarkdownRenderer.measuredTableRows + 1
         // Rows that came as a table's continuation left no shape: the parse that checks
@@ -657,6 +672,7 @@ public struct MarkdownStream {
     /// back: the lines after the rows are parsed again as what they are.
     private mutating func parseRows(_ table: (head: [UInt8], grid: MarkdownRenderer.TableGrid),
                                     _ lines: ArraySlice<UInt8>, count: Int) -> (lines: [StyledLine], rows: Int) {
+        flushHeld()
         let numbers = renderer.footnoteNumbers
         scratch.removeAll(keepingCapacity: true)
         scratch += definitions
@@ -676,6 +692,7 @@ public struct MarkdownStream {
     /// Ends the open table, if any: its bottom line is final.
     private mutating func closeTable() {
         guard let table = openTable else { return }
+        flushHeld()
         finals += renderer.tableBottom(table.grid)
         openTable = nil
     }
@@ -684,6 +701,7 @@ public struct MarkdownStream {
     private mutating func start(_ line: [UInt8], continuing: Continuation?, shape known: [MarkdownRenderer.Node]? = nil) {
         continuation = continuing
         if let opener = Self.fenceOpener(line) {
+            flushHeld()
             let alone = known ?? shape(region: line + [0x0A])
             if alone.count == 1, case .code(let language, true) = alone[0].kind {
                 if emittedBlocks { finals.append(.blank) }
@@ -710,7 +728,7 @@ public struct MarkdownStream {
         // An ATX heading is one line that nothing after it can change (but a link
         // reference definition on the next line, for a heading holding a `[`): final
         // at once, without a parse of the next line to find that it starts a new block.
-        if continuing == nil && Self.isATXHeading(line) && !line.contains(UInt8(ascii: "[")) { cut() }
+        if continuing == nil && Self.isATXHeading(line) && !line.contains(UInt8(ascii: "[")) { cutHolding() }
     }
 
     private mutating func add(_ line: [UInt8], shape known: [MarkdownRenderer.Node]?) {
@@ -740,6 +758,7 @@ public struct MarkdownStream {
     @discardableResult
     private mutating func cut(continuing: Bool = false, joinsWithSpace: Bool = true,
                               parsed: ArraySlice<MarkdownRenderer.Node>? = nil) -> Int {
+        flushHeld()
         let blocks: [MarkdownRenderer.Block]
         if let parsed {
             blocks = renderer.blocks(of: parsed, listStart: listStart)
@@ -765,6 +784,56 @@ public struct MarkdownStream {
         clearRegion()
         continuation = nil
         return next
+    }
+
+    /// Makes the region final as ``cut(continuing:joinsWithSpace:parsed:)`` does, for a
+    /// caller that needs no list number back: held with the regions before it
+    /// (``held``) when parsing them together changes nothing.
+    private mutating func cutHolding() {
+        // No join (a region that made no lines would pass the join on to the next),
+        // no list numbering, no definition (`]:`; a region of definitions starts with `[`).
+        guard continuation == nil && !joinPending, region.first(where: { $0 != 0x20 && $0 != 0x09 }) != UInt8(ascii: "["),
+              !Self.holdsDefinition(region) else {
+            cut()
+            return
+        }
+        held += region
+        clearRegion()
+        if held.count >= Self.heldBytes { flushHeld() }
+    }
+
+    /// Whether `text` has a `]` right before a `:`, as a link reference definition does.
+    static func holdsDefinition(_ text: [UInt8]) -> Bool {
+        text.withUnsafeBufferPointer { bytes in
+            var k = 0
+            while true {
+                k = ByteSearch.find(UInt8(ascii: ":"), bytes.baseAddress!, from: k, to: bytes.count)
+                if k == bytes.count { return false }
+                if k > 0 && bytes[k - 1] == UInt8(ascii: "]") { return true }
+                k += 1
+            }
+        }
+    }
+
+    /// Parses and renders the held regions (see ``held``): their lines become final.
+    @inline(__always)
+    private mutating func flushHeld() {
+        if !held.isEmpty { renderHeld() }
+    }
+
+    private mutating func renderHeld() {
+        scratch.removeAll(keepingCapacity: true)
+        scratch += definitions
+        scratch += held
+        held.removeAll(keepingCapacity: true)
+        let blocks = renderer.blocks(&scratch, count: scratch.count)
+        // Composed as when they were held: no join, no continuation.
+        let (continued, joining) = (continuation, joinPending)
+        (continuation, joinPending) = (nil, false)
+        var lines: [StyledLine] = []
+        compose(blocks, into: &lines, emitted: &emittedBlocks)
+        finals += lines
+        (continuation, joinPending) = (continued, joining)
     }
 
     /// The region emptied, with what was known of its blocks.
@@ -826,6 +895,7 @@ public struct MarkdownStream {
     }
 
     private mutating func shape(region text: [UInt8], withInlines: Bool = false) -> [MarkdownRenderer.Node] {
+        flushHeld()
         if !withInlines, text.count == region.count, text == region, let regionShape { return regionShape }
         scratch.removeAll(keepingCapacity: true)
         scratch += definitions
@@ -851,6 +921,7 @@ public struct MarkdownStream {
     /// - Complexity: O(r) in the open region's bytes (one to three parses).
     public mutating func provisionalLines() -> [StyledLine] {
         flushRows()  // (none pending after `append`)
+        flushHeld()
         guard let table = openTable else { return openBlockLines() }
         // A streamed table: the row being typed, then the table's bottom line.
         if !partial.isEmpty {

@@ -98,4 +98,30 @@ import Testing
         #expect(parses <= 220, "\(parses) parses for 100 blocks")
         #expect(lines == Self.oneShot(text))
     }
+
+    /// Blocks that become final in one read are parsed together (a parse's fixed cost
+    /// was most of a one-line block's: 133 000 parses for a megabyte of one-word
+    /// paragraphs), and render as they do read line by line, and in one shot.
+    @Test func shortBlocksOfOneReadShareAParse() {
+        let text = (1...400).map { k in ["OK", "# Heading \(k)", "> quoted *\(k)*", "Done, `\(k)`."][k % 4] }
+            .joined(separator: "\n\n") + "\n"
+        var stream = MarkdownStream()
+        let lines = MarkdownStream.merged(stream.append(text) + stream.finish())
+        #expect(stream.renderer.parseCount <= 10, "\(stream.renderer.parseCount) parses for 400 blocks in one read")
+        let (parses, byLine) = Self.streamed(text)
+        #expect(parses > 200, "\(parses) parses read line by line (a block a read, mostly)")
+        #expect(lines == byLine)
+        #expect(lines == Self.oneShot(text))
+    }
+
+    /// A link reference definition applies to all the text it is parsed with: a region
+    /// holding one is not parsed with the blocks before it, which render as they do
+    /// alone (a reference before its definition stays text, as in any chunking).
+    @Test func aDefinitionIsNotParsedWithTheBlocksBeforeIt() {
+        let text = "See [a].\n\n> [a]: /url\n\nAfter.\n"
+        var whole = MarkdownStream()
+        let together = MarkdownStream.merged(whole.append(text) + whole.finish())
+        #expect(together == Self.streamed(text).lines)
+        #expect(together.first?.plainText == "See [a].")
+    }
 }
