@@ -68,7 +68,7 @@ struct ParagraphWrapper {
     static let forcedRestartAtOpportunity = 64
     static let forcedRestartAnywhere = 256
     /// Scans look at least this far past R.
-    static let scanWindow = 64
+    static let scanWindow = 128
     /// A rescan waits until it can settle this many more clusters (deltas are a few
     /// bytes; rescanning for every one would rescan the current word each time).
     /// Only when lines appear changes, never what they are.
