@@ -38,7 +38,8 @@ int32_t cicu_breaker_boundaries(cicu_breaker *breaker,
                                 int32_t *boundaries, uint8_t *hard,
                                 int32_t capacity);
 
-/// Property bits of one code point, packed (see CICU_PROP_* below).
+/// Property bits of one code point, packed (see CICU_PROP_* below); recent answers
+/// are kept in a small per-thread cache.
 uint32_t cicu_scalar_properties(uint32_t scalar);
 
 /// Whether the code point's Grapheme_Cluster_Break is Other: between two such code
