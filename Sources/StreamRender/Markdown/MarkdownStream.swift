@@ -579,8 +579,13 @@ public struct MarkdownStream {
         // goes on past blank lines (an HTML block; a list, for a line that is an item or
         // is indented: it may be the list's) or the line is a link reference definition
         // (which the region keeps, so that it applies to the blocks before it). This
-        // spares the three parses below per block.
-        if !blank && lastLineBlank && !regionHasHTML, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+        // spares the three parses below per block. So does an ATX heading in the first
+        // column right after any line: it interrupts a paragraph, is no paragraph's
+        // lazy continuation, and ends a list or quote it is not indented into (not a
+        // table, which a region without `|` cannot hold, nor an HTML block).
+        let startsHeading = !lastLineBlank && line.first == UInt8(ascii: "#") && Self.isATXHeading(line)
+            && !region.withUnsafeBufferPointer { ByteSearch.contains(UInt8(ascii: "|"), in: $0) }
+        if !blank && (lastLineBlank || startsHeading) && !regionHasHTML, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
            line[k] != UInt8(ascii: "["), k == 0 || allPlain, !regionHasList || !Self.isListItem(line) {
             cutHolding()
             start(line, continuing: nil)
@@ -603,8 +608,18 @@ public struct MarkdownStream {
             // A list that grew by one item grew at the line.
             if after.map(\.tag) == before.map(\.tag) && after.last?.tag.isList == true
                 && after.last!.children.count == before.last!.children.count + 1 {
-                // A new top-level item of the same list: the earlier items are final.
-                let next = cut()
+                // A new top-level item of the same list: the earlier items are final,
+                // rendered from this parse less the new item when that is what the
+                // region parses to alone (no blank line before the item, which makes
+                // the list loose; no link reference definition in it).
+                let next: Int
+                if !lastLineBlank && !Self.holdsDefinition(line) {
+                    var earlier = after
+                    earlier[earlier.count - 1].children.removeLast()
+                    next = cut(parsed: earlier[...])
+                } else {
+                    next = cut()
+                }
                 start(line, continuing: .list(next: next))
                 return
             }

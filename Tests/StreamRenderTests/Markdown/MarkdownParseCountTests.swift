@@ -124,4 +124,21 @@ import Testing
         #expect(together == Self.streamed(text).lines)
         #expect(together.first?.plainText == "See [a].")
     }
+
+    /// An ATX heading in the first column right after a line (no blank line between)
+    /// starts a new block without the parses that confirm one, after every kind of
+    /// block; after a table (a `|` in the region) or an HTML block it is still checked.
+    @Test func aHeadingRightAfterALineStartsABlockWithoutAParse() {
+        let before = ["A paragraph, *styled*.", "- a list item\n  continued", "> a quote", "    indented code",
+                      "| a | b |\n|---|---|\n| 1 | 2 |", "<div>\nhtml", "[x]: /url", "1. ordered\n2. items [x]"]
+        for block in before {
+            let text = block + "\n# Heading [x]\nAfter.\n"
+            let (_, lines) = Self.streamed(text)
+            #expect(lines == Self.oneShot(text), "\(block.debugDescription)")
+        }
+        let paragraphs = (1...50).map { "Paragraph \($0).\n## Heading \($0)" }.joined(separator: "\n")
+        let (parses, lines) = Self.streamed(paragraphs)
+        #expect(parses <= 110, "\(parses) parses for 50 paragraphs and headings")
+        #expect(lines == Self.oneShot(paragraphs))
+    }
 }
