@@ -24,7 +24,8 @@
 ///   forward after 64 bytes without one (at an opportunity) or 256 bytes (at any
 ///   cluster), in which case the scan restarts there. The restart points depend on
 ///   the text only, never on how it was cut into deltas, so every chunking gives
-///   the same lines as one pass;
+///   the same lines as one pass (but in long runs of the scripts ICU breaks with a
+///   dictionary, where how far a scan reaches can move a break: decision 0007);
 /// - placing a cluster is O(1) except when a wrap moves the clusters after the last
 ///   opportunity to the next line (at most one line's worth).
 ///

@@ -21,6 +21,10 @@
 ///   endless line is parsed, laid out and shown in parts too;
 /// - at ``maximumRegionBytes`` (a deviation from a one-shot render, for bounded work).
 ///
+/// Some cuts need no parse to confirm them (a line in the first column after a blank
+/// line, an ATX heading), and blocks cut in one ``append(_:)`` that need nothing back
+/// from their rendering are parsed together, once (see `held`).
+///
 /// An open top-level fenced code block bypasses the parser: each line is a code line
 /// as soon as it is complete, and only the closing fence is looked for.
 ///
@@ -165,9 +169,10 @@ public struct MarkdownStream {
     /// held to be parsed together in one pass: parsed alone, a short block cost its
     /// parse's fixed part several times over (issue 24). A cut is held only when
     /// parsing the regions together gives what parsing them one by one gives: each
-    /// region ends where a top-level block ends, none holds a link reference definition
-    /// (a definition applies to the whole text it is parsed with), none joins the line
-    /// before or continues a list. Anything that renders or parses takes the held
+    /// region ends where a top-level block ends, none holds or follows a link reference
+    /// definition (a definition applies to the whole text it is parsed with; newer md4c
+    /// caps what references expand to per parse), none joins the line before or
+    /// continues a list. Anything that renders or parses takes the held
     /// regions first (``flushHeld()``), so lines, code block and footnote numbers come
     /// in the text's order.
     private var held: [UInt8] = []
@@ -742,7 +747,8 @@ public struct MarkdownStream {
         if known == nil, let k = Self.blockStart(line), line[k] == UInt8(ascii: ">") { regionLastTag = .quote }
         // An ATX heading is one line that nothing after it can change (but a link
         // reference definition on the next line, for a heading holding a `[`): final
-        // at once, without a parse of the next line to find that it starts a new block.
+        // at its line end (held with the read's other blocks), without a parse of the
+        // next line to find that it starts a new block.
         if continuing == nil && Self.isATXHeading(line) && !line.contains(UInt8(ascii: "[")) { cutHolding() }
     }
 
@@ -806,8 +812,10 @@ public struct MarkdownStream {
     /// (``held``) when parsing them together changes nothing.
     private mutating func cutHolding() {
         // No join (a region that made no lines would pass the join on to the next),
-        // no list numbering, no definition (`]:`; a region of definitions starts with `[`).
-        guard continuation == nil && !joinPending, region.first(where: { $0 != 0x20 && $0 != 0x09 }) != UInt8(ascii: "["),
+        // no list numbering, no definition (`]:`; a region of definitions starts with `[`),
+        // and no definitions before: newer md4c caps the text references may expand to
+        // per parse (md4c issue 238), which would make one parse differ from several.
+        guard continuation == nil && !joinPending && definitions.isEmpty, region.first(where: { $0 != 0x20 && $0 != 0x09 }) != UInt8(ascii: "["),
               !Self.holdsDefinition(region) else {
             cut()
             return
@@ -842,13 +850,14 @@ public struct MarkdownStream {
         scratch += held
         held.removeAll(keepingCapacity: true)
         let blocks = renderer.blocks(&scratch, count: scratch.count)
-        // Composed as when they were held: no join, no continuation.
-        let (continued, joining) = (continuation, joinPending)
-        (continuation, joinPending) = (nil, false)
+        // Composed as when they were held: no continuation (`joinPending` is false while
+        // regions are held: only a cut sets it, and a cut renders them first).
+        let continued = continuation
+        continuation = nil
         var lines: [StyledLine] = []
         compose(blocks, into: &lines, emitted: &emittedBlocks)
         finals += lines
-        (continuation, joinPending) = (continued, joining)
+        continuation = continued
     }
 
     /// The region emptied, with what was known of its blocks.
