@@ -12,6 +12,10 @@ public struct Frame: Hashable, Sendable {
     /// line): written as one run, so the terminal marks them wrapped and a selection
     /// copies them as one line.
     private var wrapped: [Bool]
+    /// Per row, a column from which every cell is a plain blank (each write past it
+    /// moves it on): ``textEnd(row:)`` starts there, not at the row's end. A live
+    /// region of short lines was mostly blank cells scanned four times a frame.
+    private var blankFrom: [Int32]
 
     public init(width: Int, height: Int) {
         precondition(width >= 1 && height >= 0)
@@ -19,6 +23,25 @@ public struct Frame: Hashable, Sendable {
         self.height = height
         cells = Array(repeating: .blank, count: width * height)
         wrapped = Array(repeating: false, count: height)
+        blankFrom = Array(repeating: 0, count: height)
+    }
+
+    /// Frames are equal when they show the same: same size, cells and wrapped rows.
+    public static func == (a: Frame, b: Frame) -> Bool {
+        a.width == b.width && a.height == b.height && a.wrapped == b.wrapped && a.cells == b.cells
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(cells)
+        hasher.combine(wrapped)
+    }
+
+    /// Records a write of a cell that may not be a plain blank at `row`, `column`.
+    @inline(__always)
+    private mutating func touch(_ row: Int, _ column: Int) {
+        if blankFrom[row] <= column { blankFrom[row] = Int32(column + 1) }
     }
 
     /// Whether `row`'s text goes on in the next row by the terminal's wrap.
@@ -80,6 +103,7 @@ public struct Frame: Hashable, Sendable {
     /// Writes `cell` keeping the pairs whole: the other half of a wide cluster it
     /// overwrites becomes a blank.
     private mutating func set(_ cell: Cell, _ row: Int, _ column: Int) {
+        touch(row, column)
         let i = row * width + column
         let old = cells[i]
         if old.isContinuation && column > 0 && cell.width != 0 {
@@ -98,6 +122,7 @@ public struct Frame: Hashable, Sendable {
     /// - Complexity: O(1).
     mutating func markUnwritten(row: Int, column: Int) {
         precondition(self[row, column].isPlainBlank)
+        touch(row, column)
         cells[row * width + column] = Cell.unwritten
     }
 
@@ -106,6 +131,7 @@ public struct Frame: Hashable, Sendable {
     ///
     /// - Complexity: O(W).
     mutating func markRowUnwritten(_ row: Int) {
+        blankFrom[row] = Int32(width)
         for c in 0..<width { cells[row * width + c] = Cell.unwritten }
     }
 
@@ -113,7 +139,7 @@ public struct Frame: Hashable, Sendable {
     ///
     /// - Complexity: O(W).
     func textEnd(row: Int) -> Int {
-        var c = width
+        var c = Int(blankFrom[row])
         while c > 0 && self[row, c - 1].isPlainBlank { c -= 1 }
         return c
     }
@@ -133,6 +159,7 @@ public struct Frame: Hashable, Sendable {
     /// - Complexity: O(W).
     public mutating func clear(row: Int) {
         for c in 0..<width { cells[row * width + c] = .blank }
+        blankFrom[row] = 0
     }
 
     /// `height` rows of `source` starting at its row `first`; rows it does not have are
@@ -145,6 +172,7 @@ public struct Frame: Hashable, Sendable {
         if count > 0 {
             cells.replaceSubrange(0..<count * width, with: source.cells[(first * width)..<((first + count) * width)])
             wrapped.replaceSubrange(0..<count, with: source.wrapped[first..<(first + count)])
+            blankFrom.replaceSubrange(0..<count, with: source.blankFrom[first..<(first + count)])
         }
     }
 
@@ -167,6 +195,9 @@ public struct Frame: Hashable, Sendable {
     public func _invariantCheck() {
         #if STREAMRENDER_INVARIANT_CHECKS
         for r in 0..<height {
+            for c in Int(blankFrom[r])..<width {
+                precondition(self[r, c].isPlainBlank, "text past the row's blank bound")
+            }
             for c in 0..<width {
                 let cell = self[r, c]
                 if cell.width == 2 {
