@@ -21,6 +21,9 @@ public struct InlineView {
     private var splitter: CellSplitter
     /// What the live region shows (its rows are the region's rows from the top).
     private var shown: Frame
+    /// Frames of the last write, reset and reused by the next (see ``Frame/reset(width:height:)``).
+    private var spareNext = Frame(width: 1, height: 0)
+    private var sparePrevious = Frame(width: 1, height: 0)
     /// Per row of the region: the terminal was sent characters for columns `0..<n`
     /// (beyond, cells are erased or were never written). Blanks before a row's text
     /// are written as spaces, not skipped with cursor moves, so text copied from the
@@ -149,8 +152,18 @@ public struct InlineView {
                                 into out: inout [UInt8]) {
         let width = view.layout.settings.width
         let rows = max(shown.height, finals.count + live.count + (statusLine == nil ? 0 : 1))
-        var next = Frame(width: width, height: rows)
-        var previous = Frame(rowsOf: shown, from: 0, height: rows)
+        // Taken out of their slots (swapped, not copied: a second reference would copy
+        // them whole at the first write) and given back at the end.
+        var next = Frame(width: 1, height: 0), previous = Frame(width: 1, height: 0)
+        swap(&next, &spareNext)
+        swap(&previous, &sparePrevious)
+        defer {
+            swap(&next, &spareNext)
+            swap(&previous, &sparePrevious)
+        }
+        next.reset(width: width, height: rows)
+        previous.reset(width: width, height: rows)
+        previous.copyRows(of: shown, from: 0, count: min(rows, shown.height))
         // Final rows only are left to the terminal's wrap: a live row the terminal marked
         // wrapped would stay marked when other text is drawn there later, and the
         // terminal would join it to the next row on a resize or a selection.
@@ -195,7 +208,8 @@ public struct InlineView {
             }
         }
         // The final rows are now history: the region starts after them.
-        shown = Frame(rowsOf: next, from: finals.count, height: rows - finals.count)
+        shown.reset(width: width, height: rows - finals.count)
+        shown.copyRows(of: next, from: finals.count, count: rows - finals.count)
         written.removeFirst(finals.count)
         if let at = encoder.cursor { encoder.cursor = (at.row - finals.count, at.column) }
         if let existing = encoder.existingRows { encoder.existingRows = existing - finals.count }

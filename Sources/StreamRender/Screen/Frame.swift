@@ -5,8 +5,8 @@
 /// overwriting half of a wide cluster blanks its other half, so a frame never holds a
 /// continuation without its head or a head without its continuation.
 public struct Frame: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
+    public private(set) var width: Int
+    public private(set) var height: Int
     private(set) var cells: [Cell]
     /// Rows whose text goes on in the next row by the terminal's own wrap (a long code
     /// line): written as one run, so the terminal marks them wrapped and a selection
@@ -160,6 +160,59 @@ public struct Frame: Hashable, Sendable {
     public mutating func clear(row: Int) {
         for c in 0..<width { cells[row * width + c] = .blank }
         blankFrom[row] = 0
+    }
+
+    /// Makes the frame `width` x `height` and blank, keeping its storage: only the
+    /// cells before each row's blank bound are cleared, so a frame reused for the next
+    /// one costs its text, not its area (a frame of short lines was mostly blanks made
+    /// and destroyed).
+    ///
+    /// - Complexity: O(t) in the cells written since the last reset, plus W for each row added.
+    mutating func reset(width newWidth: Int, height newHeight: Int) {
+        guard newWidth == width else {
+            self = Frame(width: newWidth, height: newHeight)
+            return
+        }
+        let kept = min(height, newHeight)
+        cells.withUnsafeMutableBufferPointer { cells in
+            for r in 0..<kept where blankFrom[r] > 0 {
+                for c in (r * width)..<(r * width + Int(blankFrom[r])) { cells[c] = .blank }
+            }
+        }
+        for r in 0..<kept {
+            blankFrom[r] = 0
+            wrapped[r] = false
+        }
+        if newHeight < height {
+            cells.removeSubrange((newHeight * width)...)
+            wrapped.removeSubrange(newHeight...)
+            blankFrom.removeSubrange(newHeight...)
+        } else if newHeight > height {
+            cells.append(contentsOf: repeatElement(.blank, count: (newHeight - height) * width))
+            wrapped.append(contentsOf: repeatElement(false, count: newHeight - height))
+            blankFrom.append(contentsOf: repeatElement(0, count: newHeight - height))
+        }
+        height = newHeight
+    }
+
+    /// Copies `count` rows of `source` (of the same width) from its row `first` into
+    /// this frame's first rows, which must be blank (after ``reset(width:height:)``).
+    ///
+    /// - Complexity: O(t) in the copied rows' cells before their blank bounds.
+    mutating func copyRows(of source: Frame, from first: Int, count: Int) {
+        precondition(source.width == width && count <= height && first + count <= source.height)
+        cells.withUnsafeMutableBufferPointer { cells in
+            source.cells.withUnsafeBufferPointer { from in
+                for k in 0..<count {
+                    let end = Int(source.blankFrom[first + k])
+                    for c in 0..<end { cells[k * width + c] = from[(first + k) * width + c] }
+                }
+            }
+        }
+        for k in 0..<count {
+            blankFrom[k] = source.blankFrom[first + k]
+            wrapped[k] = source.wrapped[first + k]
+        }
     }
 
     /// `height` rows of `source` starting at its row `first`; rows it does not have are
