@@ -694,10 +694,7 @@ public struct MarkdownStream {
                                     _ lines: ArraySlice<UInt8>, count: Int) -> (lines: [StyledLine], rows: Int) {
         flushHeld()
         let numbers = renderer.footnoteNumbers
-        scratch.removeAll(keepingCapacity: true)
-        scratch += definitions
-        scratch += table.head
-        scratch += lines
+        fillScratch(table.head[...], lines)
         let parsed = renderer.tableRows(&scratch, count: scratch.count, grid: table.grid)
         if parsed.rows < count { renderer.footnoteNumbers = numbers }
         return parsed
@@ -784,9 +781,7 @@ public struct MarkdownStream {
         if let parsed {
             blocks = renderer.blocks(of: parsed, listStart: listStart)
         } else {
-            scratch.removeAll(keepingCapacity: true)
-            scratch += definitions
-            scratch += region
+            fillScratch(region[...])
             blocks = renderer.blocks(&scratch, count: scratch.count, listStart: listStart)
         }
         var lines: [StyledLine] = []
@@ -845,9 +840,7 @@ public struct MarkdownStream {
     }
 
     private mutating func renderHeld() {
-        scratch.removeAll(keepingCapacity: true)
-        scratch += definitions
-        scratch += held
+        fillScratch(held[...])
         held.removeAll(keepingCapacity: true)
         let blocks = renderer.blocks(&scratch, count: scratch.count)
         // Composed as when they were held: no continuation (`joinPending` is false while
@@ -918,12 +911,19 @@ public struct MarkdownStream {
         return result
     }
 
-    private mutating func shape(region text: [UInt8], withInlines: Bool = false) -> [MarkdownRenderer.Node] {
-        flushHeld()
-        if !withInlines, text.count == region.count, text == region, let regionShape { return regionShape }
+    /// `scratch` made the link reference definitions so far, then `text` and `more`:
+    /// what md4c parses (one buffer; the definitions apply to what follows them).
+    private mutating func fillScratch(_ text: ArraySlice<UInt8>, _ more: ArraySlice<UInt8> = []) {
         scratch.removeAll(keepingCapacity: true)
         scratch += definitions
         scratch += text
+        scratch += more
+    }
+
+    private mutating func shape(region text: [UInt8], withInlines: Bool = false) -> [MarkdownRenderer.Node] {
+        flushHeld()
+        if !withInlines, text.count == region.count, text == region, let regionShape { return regionShape }
+        fillScratch(text[...])
         if withInlines { return renderer.tree(&scratch, count: scratch.count) }
         return renderer.shape(&scratch, count: scratch.count).blocks
     }

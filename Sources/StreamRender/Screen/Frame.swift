@@ -156,9 +156,13 @@ public struct Frame: Hashable, Sendable {
 
     /// Blanks a whole row.
     ///
-    /// - Complexity: O(W).
+    /// - Complexity: O(t) in the row's cells before its blank bound (at most W).
     public mutating func clear(row: Int) {
-        for c in 0..<width { cells[row * width + c] = .blank }
+        // Past the row's blank bound every cell is blank already.
+        let start = row * width, end = start + Int(blankFrom[row])
+        cells.withUnsafeMutableBufferPointer { cells in
+            for i in start..<end { cells[i] = .blank }
+        }
         blankFrom[row] = 0
     }
 
@@ -173,14 +177,8 @@ public struct Frame: Hashable, Sendable {
             self = Frame(width: newWidth, height: newHeight)
             return
         }
-        let kept = min(height, newHeight)
-        cells.withUnsafeMutableBufferPointer { cells in
-            for r in 0..<kept where blankFrom[r] > 0 {
-                for c in (r * width)..<(r * width + Int(blankFrom[r])) { cells[c] = .blank }
-            }
-        }
-        for r in 0..<kept {
-            blankFrom[r] = 0
+        for r in 0..<min(height, newHeight) {
+            clear(row: r)
             wrapped[r] = false
         }
         if newHeight < height {
@@ -216,17 +214,14 @@ public struct Frame: Hashable, Sendable {
     }
 
     /// `height` rows of `source` starting at its row `first`; rows it does not have are
-    /// blank. Rows are copied whole, so wide pairs stay whole.
+    /// blank. Rows are copied to their blank bounds (what follows is blank in both), so
+    /// wide pairs stay whole.
     ///
     /// - Complexity: O(W x height).
     public init(rowsOf source: Frame, from first: Int, height: Int) {
         self.init(width: source.width, height: height)
         let count = max(0, min(height, source.height - first))
-        if count > 0 {
-            cells.replaceSubrange(0..<count * width, with: source.cells[(first * width)..<((first + count) * width)])
-            wrapped.replaceSubrange(0..<count, with: source.wrapped[first..<(first + count)])
-            blankFrom.replaceSubrange(0..<count, with: source.blankFrom[first..<(first + count)])
-        }
+        if count > 0 { copyRows(of: source, from: first, count: count) }
     }
 
     /// The frame's rows moved up by `count` (rows scrolled off the top are lost,
