@@ -22,10 +22,11 @@
 ///   can still change is never used. R moves to each opportunity that follows a
 ///   space (context before it cannot matter) without rescanning, and is forced
 ///   forward after 64 bytes without one (at an opportunity) or 256 bytes (at any
-///   cluster), in which case the scan restarts there. The restart points depend on
-///   the text only, never on how it was cut into deltas, so every chunking gives
-///   the same lines as one pass (but in long runs of the scripts ICU breaks with a
-///   dictionary, where how far a scan reaches can move a break: decision 0007);
+///   cluster), in which case the scan restarts there. A scan never ends inside a run
+///   of a script ICU breaks with a dictionary (Thai, Lao, Khmer, Myanmar) but where
+///   the text alone says (``dictionaryRunEnd(_:from:origin:lookahead:final:)``). The
+///   restart points and every opportunity used depend on the text only, never on how
+///   it was cut into deltas, so every chunking gives the same lines as one pass;
 /// - placing a cluster is O(1) except when a wrap moves the clusters after the last
 ///   opportunity to the next line (at most one line's worth).
 ///
@@ -292,7 +293,7 @@ struct ParagraphWrapper {
             let lastKnown = pending.count - 1
             // Scan far enough to see the lookahead clusters (or everything, when the
             // paragraph is complete and they do not exist).
-            let needed: Int
+            let needed: Int, lookahead: Int
             if ahead + Self.rescanBatch <= lastKnown {
                 // Twice as far past R as the last scan from R, as far as the clusters
                 // known allow, up to where R is forced on: the rescans of one long
@@ -301,13 +302,17 @@ struct ParagraphWrapper {
                 // of scanning per byte of a long hex string.)
                 let grown = scanEnd > restart ? restart + 2 * (scanEnd - restart) : restart + Self.scanWindow
                 let far = min(Int(pending[lastKnown].end), grown, restart + Self.forcedRestartAnywhere + Self.scanWindow)
-                needed = max(Int(pending[ahead].end), far)
+                lookahead = Int(pending[ahead].end)
+                needed = max(lookahead, far)
             } else if closed && segmented == text.count {
                 needed = text.count
+                lookahead = needed
             } else {
                 return nil  // wait for more text
             }
-            let end = min(text.count, max(restart + Self.scanWindow, needed))
+            guard let end = Self.dictionaryRunEnd(text, from: min(text.count, max(restart + Self.scanWindow, needed)),
+                                                  origin: restart, lookahead: lookahead,
+                                                  final: closed && segmented == text.count) else { return nil }
             if end <= scanEnd && !(closed && end == text.count && !scanIsFinal) { return nil }
             scan(text, to: end, closed: closed, breakers: breakers)
         }
@@ -346,6 +351,79 @@ struct ParagraphWrapper {
         }
         scanEnd = end
         scanIsFinal = final
+    }
+
+    /// Where a scan from `origin` meant to end at `end` may end. ICU breaks Thai, Lao,
+    /// Khmer and Myanmar with a dictionary over each run of such text, so where a
+    /// run's scan ends can move any break in it: a scan never ends inside a run, nor
+    /// passes one's cut, at a point that depends on how much has arrived or on when
+    /// the scan was made. A run is scanned to its end, or cut at the last scalar
+    /// before the first multiple of ``scanWindow`` bytes past its start (or past
+    /// `origin`, a forced restart inside it) that covers `lookahead`; nil means wait
+    /// for more of a run.
+    ///
+    /// - Complexity: O(n) in the bytes from `origin` to the result.
+    static func dictionaryRunEnd(_ text: UnsafeBufferPointer<UInt8>, from end: Int, origin: Int, lookahead: Int,
+                                 final: Bool) -> Int? {
+        var e = end
+        while e < text.count && e > origin && text[e] & 0xC0 == 0x80 { e -= 1 }
+        // Every scalar that starts a run has one of three lead bytes: no run starts
+        // before the first of them (none in ASCII, CJK or emoji).
+        guard e > origin, let base = text.baseAddress else { return e }
+        var p = min(ByteSearch.find(0xE0, base, from: origin, to: e), ByteSearch.find(0xE1, base, from: origin, to: e),
+                    ByteSearch.find(0xEA, base, from: origin, to: e))
+        if p == e { return e }
+        var inRun = false
+        var cut = 0
+        while true {
+            if p == text.count { return inRun && !final ? nil : p }
+            let lead = text[p]
+            var length = lead < 0x80 ? 1 : 2
+            var starts = false, joins = false
+            if lead >= 0xCC {  // below: ASCII and two-byte scalars before the marks
+                length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                if p + length > text.count { return final ? text.count : nil }
+            }
+            // Only these lead bytes start the scalars of a run (CJK and emoji do not).
+            switch lead {
+            case 0xCC, 0xCD, 0xE0, 0xE1, 0xE2, 0xEA, 0xEF, 0xF3:
+                let scalar = DisplayWidth.decodeScalar(text, at: p).0
+                starts = isDictionaryScalar(scalar)
+                joins = inRun && (starts || joinsDictionaryRun(scalar))
+            default: break
+            }
+            if !joins {
+                if p >= e { return p }  // outside a run, at or past the end asked for
+                inRun = starts
+                if starts { cut = p + scanWindow * max(1, (lookahead - p + scanWindow - 1) / scanWindow) }
+            }
+            if inRun && p + length > cut { return p }
+            p += length
+        }
+    }
+
+    /// The blocks of the scripts UAX #14 puts in class SA that ICU breaks with a
+    /// dictionary: Thai, Lao, Myanmar and its extensions, Khmer and its symbols; and
+    /// Tai Le, New Tai Lue, Tai Tham and Tai Viet, which ICU keeps whole. (Ahom, the
+    /// one such script outside the BMP, has no dictionary: nothing in a run moves.)
+    /// Whole blocks: a superset only scans further.
+    @inline(__always)
+    static func isDictionaryScalar(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x0E01...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF, 0x1950...0x1AAF, 0xA9E0...0xA9FF,
+             0xAA60...0xAADF: return true
+        default: return false
+        }
+    }
+
+    /// Marks, joiners and selectors that ICU keeps in the run they follow.
+    @inline(__always)
+    static func joinsDictionaryRun(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x200C...0x200D, 0x20D0...0x20FF,
+             0xFE00...0xFE0F, 0xFE20...0xFE2F, 0xE0100...0xE01EF: return true
+        default: return false
+        }
     }
 
     /// Moves the restart point after placing `c` (see the type's documentation).

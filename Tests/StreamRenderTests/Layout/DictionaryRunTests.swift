@@ -1,0 +1,88 @@
+import Testing
+@testable import StreamRender
+
+/// Where the wrapper's scans may end around Thai, Lao, Khmer and Myanmar runs
+/// (`ParagraphWrapper.dictionaryRunEnd`, which walks bytes), against an oracle that
+/// finds the runs from the text's scalars first: a scan ends inside a run only at
+/// that run's cut, passes no run's cut, and stops short of the end asked for only at
+/// a cut.
+@Suite struct DictionaryRunTests {
+    /// A run: its first byte, the end of its last scalar, and the scalar boundaries in it.
+    struct Run {
+        var start: Int
+        var end: Int
+        var boundaries: [Int]
+    }
+
+    static func runs(_ scalars: [Unicode.Scalar], from origin: Int) -> [Run] {
+        var runs: [Run] = []
+        var offset = 0
+        var current: Run?
+        for s in scalars {
+            let size = String(s).utf8.count
+            defer { offset += size }
+            if offset < origin { continue }
+            let v = s.value
+            if ParagraphWrapper.isDictionaryScalar(v) || (current != nil && ParagraphWrapper.joinsDictionaryRun(v)) {
+                if current == nil { current = Run(start: offset, end: offset, boundaries: []) }
+                current!.boundaries.append(offset)
+                current!.end = offset + size
+            } else if let run = current {
+                runs.append(run)
+                current = nil
+            }
+        }
+        if let run = current { runs.append(run) }
+        return runs
+    }
+
+    @Test func scansEndOnlyAtRunEndsOrCuts() {
+        let seed = TestSeed.base(20261126)
+        var rng = SeededGenerator(seed: seed)
+        let pieces = ["ภาษา", "ไทย", "คอมพิวเตอร์", "ລາວ", "ខ្មែរ", "မြန်မာ", " ", "42", ",", "\u{301}", "中文", "👍🏽", "é", "x"]
+        let window = ParagraphWrapper.scanWindow
+        var checked = 0
+        for k in 0..<400 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...200, using: &rng) {
+                // Mostly run text, so that runs outgrow a window.
+                text += Int.random(in: 0..<4, using: &rng) == 0 ? pieces.randomElement(using: &rng)! : pieces[Int.random(in: 0...5, using: &rng)]
+            }
+            let scalars = Array(text.unicodeScalars)
+            var boundaries = [0]
+            for s in scalars { boundaries.append(boundaries.last! + String(s).utf8.count) }
+            let bytes = Array(text.utf8)
+            for _ in 0..<6 {
+                let origin = boundaries[Int.random(in: 0..<boundaries.count, using: &rng)]
+                let later = boundaries.filter { $0 >= origin }
+                let lookahead = later.randomElement(using: &rng)!
+                let end = later.filter { $0 >= lookahead }.randomElement(using: &rng)!
+                let final = Bool.random(using: &rng)
+                let context = "seed \(seed) text \(k) origin \(origin) lookahead \(lookahead) end \(end) final \(final)"
+                let result = bytes.withUnsafeBufferPointer {
+                    ParagraphWrapper.dictionaryRunEnd($0, from: end, origin: origin, lookahead: lookahead, final: final)
+                }
+                checked += 1
+                // The oracle: runs in order; a run the scan reaches is cut at the last
+                // scalar before its limit, or must be waited for while it reaches the
+                // text's end; the scan goes on past `end` to the end of a run it is in.
+                var expected: Int? = end
+                for run in Self.runs(scalars, from: origin) where run.start < end {
+                    let limit = run.start + window * max(1, (lookahead - run.start + window - 1) / window)
+                    let cut = (run.boundaries + [run.end]).last { $0 <= limit }!
+                    if cut < run.end {
+                        expected = cut
+                        break
+                    }
+                    if run.end == bytes.count && !final {
+                        expected = nil
+                        break
+                    }
+                    expected = max(end, run.end)
+                }
+                #expect(result == expected, "\(context)")
+            }
+        }
+        #expect(checked == 2400)
+    }
+}
