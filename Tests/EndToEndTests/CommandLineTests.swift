@@ -1,5 +1,5 @@
 import Foundation
-import StreamRender
+@_spi(Benchmarks) import StreamRender
 import Testing
 
 /// Runs the built `stream-render` on the fixtures, as a user's script would.

@@ -1,5 +1,5 @@
 import Foundation
-import StreamRender
+@_spi(Benchmarks) import StreamRender
 import Testing
 
 /// The live view in a real terminal: `stream-render` runs in a tmux pane of a given

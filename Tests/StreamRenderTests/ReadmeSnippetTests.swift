@@ -103,9 +103,12 @@ import StreamRender
         let bytes = Fixtures.data("sse/coding-answer.anthropic.sse")
         let chunks = stride(from: 0, to: bytes.count, by: 97).map { Array(bytes[$0..<min(bytes.count, $0 + 97)]) }
         let (text, outcome) = Self.snippet(chunks)
-        var printer = PlainTextPrinter(settings: LayoutSettings(width: 60), markdown: MarkdownOptions())
-        let answer = Fixtures.text("answers/coding-answer.md")
-        #expect(text == printer.append(answer) + printer.finish(), "the end of the answer is missing")
+        // The same answer given as text, through the public API only.
+        let expected = BufferSink()
+        let plain = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: 60)), sink: expected)
+        plain.feed(Array(Fixtures.text("answers/coding-answer.md").utf8))
+        _ = plain.finish()
+        #expect(text == String(decoding: expected.bytes, as: UTF8.self), "the end of the answer is missing")
         #expect(outcome.ending == .complete)
     }
 }

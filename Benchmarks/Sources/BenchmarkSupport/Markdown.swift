@@ -1,5 +1,5 @@
 import Foundation
-import StreamRender
+@_spi(Benchmarks) import StreamRender
 
 /// Markdown's worst cases for streaming, and the stream measured as the renderer
 /// drives it.

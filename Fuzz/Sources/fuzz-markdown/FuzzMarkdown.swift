@@ -1,5 +1,5 @@
 import FuzzSupport
-import StreamRender
+@_spi(Benchmarks) import StreamRender
 
 // Markdown and layout on arbitrary bytes. The input, repaired to a String as the
 // decoder repairs text (invalid UTF-8 to U+FFFD), goes into a WrappedDocument with

@@ -8,7 +8,7 @@
 ///
 /// Not `Sendable`: its layout shares ICU iterators between copies; one printer per
 /// output.
-public struct PlainTextPrinter {
+@_spi(Benchmarks) public struct PlainTextPrinter {
     public private(set) var view: WrappedDocument
     /// The current line's start and how much of it is printed (bytes and columns).
     private var partial: (paragraph: Int, start: Int, printedEnd: Int, column: Int)?

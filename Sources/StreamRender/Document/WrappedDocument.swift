@@ -34,8 +34,8 @@ public struct HistoryLimits: Hashable, Sendable {
 ///
 /// Not `Sendable`: its layout keeps ICU iterators and a prefix cache in classes shared
 /// between copies; a document belongs to one thread.
-public struct WrappedDocument {
-    public private(set) var document: StyledDocument
+@_spi(Benchmarks) public struct WrappedDocument {
+    package private(set) var document: StyledDocument
     private(set) var layout: DocumentLayout
     public var limits: HistoryLimits
     /// Visual lines evicted so far (as they were laid out when evicted).

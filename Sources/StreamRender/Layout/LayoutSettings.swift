@@ -53,7 +53,7 @@ public struct LayoutSettings: Hashable, Sendable {
 }
 
 /// One line of a layout: a byte range of a paragraph shown on one terminal row.
-public struct VisualLine: Hashable, Sendable, CustomStringConvertible {
+@_spi(Benchmarks) public struct VisualLine: Hashable, Sendable, CustomStringConvertible {
     /// The paragraph's number in the document.
     public var paragraph: Int
     /// The UTF-8 offset in the paragraph where the line starts.

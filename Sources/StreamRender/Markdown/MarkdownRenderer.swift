@@ -3,7 +3,7 @@ import CMD4C
 /// One line of rendered markdown: text pieces in styles, framed by a
 /// ``ParagraphFormat`` (list bullets, quote bars, code continuation marks, rules).
 /// The layout wraps it at the width left after its prefix.
-public struct StyledLine: Hashable, Sendable {
+@_spi(Benchmarks) public struct StyledLine: Hashable, Sendable {
     public struct Span: Hashable, Sendable {
         public var text: String
         public var style: Style
@@ -89,7 +89,7 @@ public struct MarkdownOptions: Hashable, Sendable {
 ///
 /// Not `Sendable`: a class with a parse counter and md4c callbacks that build into it;
 /// one per stream.
-public final class MarkdownRenderer {
+@_spi(Benchmarks) public final class MarkdownRenderer {
     public var options: MarkdownOptions {
         didSet {
             inlineOptions = InlineOptions(options)
@@ -209,7 +209,7 @@ public final class MarkdownRenderer {
     /// Renders `text` as one document.
     ///
     /// - Complexity: O(n) in the bytes of `text`, plus its tables' cells.
-    public func render(_ text: String) -> [StyledLine] {
+    @_spi(Benchmarks) public func render(_ text: String) -> [StyledLine] {
         codeBlocksNumbered = 0
         footnoteNumbers = [:]
         var (bytes, footnotes) = MarkdownStream.splitFootnotes(Array(text.utf8))

@@ -36,7 +36,7 @@
 ///
 /// Not `Sendable`: it holds a `MarkdownRenderer` (a class) and lexers; one stream per
 /// answer.
-public struct MarkdownStream {
+@_spi(Benchmarks) public struct MarkdownStream {
     public let renderer: MarkdownRenderer
     /// A paragraph is split (where it safely can be) once its region is this long.
     public static let splitThreshold = 1024
@@ -195,7 +195,7 @@ public struct MarkdownStream {
     ///
     /// - Complexity: amortized O(n) in the bytes of `text`, plus, for each line
     ///   completed that may start a block, a parse of the open region.
-    public mutating func append(_ text: String) -> [StyledLine] {
+    @_spi(Benchmarks) public mutating func append(_ text: String) -> [StyledLine] {
         var text = text
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
@@ -230,7 +230,7 @@ public struct MarkdownStream {
     /// Ends the text: the open block is final.
     ///
     /// - Complexity: one parse of the open region.
-    public mutating func finish() -> [StyledLine] {
+    @_spi(Benchmarks) public mutating func finish() -> [StyledLine] {
         heldCR = false
         if !partial.isEmpty { completeLine() }
         flushRows()
@@ -898,7 +898,7 @@ public struct MarkdownStream {
     /// one-shot render gives.
     ///
     /// - Complexity: O(n) in the lines' spans.
-    public static func merged(_ lines: [StyledLine]) -> [StyledLine] {
+    @_spi(Benchmarks) public static func merged(_ lines: [StyledLine]) -> [StyledLine] {
         var result: [StyledLine] = []
         for line in lines {
             if line.joinsPrevious, !result.isEmpty, result[result.count - 1].continues {
@@ -943,7 +943,7 @@ public struct MarkdownStream {
     /// delimiter run just typed is hidden.
     ///
     /// - Complexity: O(r) in the open region's bytes (one to three parses).
-    public mutating func provisionalLines() -> [StyledLine] {
+    @_spi(Benchmarks) public mutating func provisionalLines() -> [StyledLine] {
         flushRows()  // (none pending after `append`)
         flushHeld()
         guard let table = openTable else { return openBlockLines() }

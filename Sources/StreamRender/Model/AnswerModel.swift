@@ -55,7 +55,7 @@ public final class AnswerModel: ResponseRouting {
 
     public let configuration: Configuration
     /// The answer laid out: document, layout and bounded history.
-    public private(set) var answer: WrappedDocument
+    @_spi(Benchmarks) public private(set) var answer: WrappedDocument
     /// Where the revealed text ends (nil: all of it is shown).
     public private(set) var revealLimit: TextPosition?
     /// Called with what the stream says besides the answer, typed, as it is decoded.

@@ -14,7 +14,7 @@
 /// Not `Sendable`: its document's layout shares ICU iterators between copies; a view
 /// belongs to the one thread that draws it.
 public struct InlineView {
-    public private(set) var view: WrappedDocument
+    @_spi(Benchmarks) public private(set) var view: WrappedDocument
     public private(set) var encoder: ANSIEncoder
     /// The terminal's height in rows.
     public private(set) var height: Int

@@ -6,7 +6,7 @@
 /// document per delta.
 public protocol LiveView {
     /// The answer laid out: document, layout and history.
-    var view: WrappedDocument { get }
+    @_spi(Benchmarks) var view: WrappedDocument { get }
     /// Frames written so far.
     var framesWritten: Int { get }
     /// Bytes written so far.

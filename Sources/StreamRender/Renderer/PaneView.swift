@@ -30,7 +30,7 @@
 /// belongs to the thread that draws the host's frame.
 public struct PaneView {
     /// The answer laid out at the pane's width.
-    public private(set) var view: WrappedDocument
+    @_spi(Benchmarks) public private(set) var view: WrappedDocument
     /// The frame row of the pane's first row.
     public var top: Int
     /// The frame column of the pane's first column.

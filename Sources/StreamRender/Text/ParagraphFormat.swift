@@ -9,7 +9,7 @@
 ///
 /// Prefixes never hold control characters or line ends (they are sanitised when
 /// the format is made) and are meant to be short.
-public struct ParagraphFormat: Hashable, Sendable {
+@_spi(Benchmarks) public struct ParagraphFormat: Hashable, Sendable {
     /// A piece of prefix text in one style.
     public struct Piece: Hashable, Sendable {
         public var text: String
@@ -70,7 +70,7 @@ public struct ParagraphFormat: Hashable, Sendable {
 
 /// The formats of a document's paragraphs, each stored once and named by a small
 /// number (paragraphs carry the number).
-public struct ParagraphFormatTable: Sendable {
+@_spi(Benchmarks) public struct ParagraphFormatTable: Sendable {
     private var formats: [ParagraphFormat] = [.plain]
     private var ids: [ParagraphFormat: Int32] = [.plain: 0]
     private var last: Int32 = 0

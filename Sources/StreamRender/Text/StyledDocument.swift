@@ -33,7 +33,7 @@ public struct TextPosition: Hashable, Comparable, Sendable, CustomStringConverti
 ///   extended by the next delta. The layout treats it so.
 /// - ``evictParagraphs(before:)`` drops the oldest paragraphs whole; numbering goes on
 ///   from where it was, and what was dropped is counted.
-public struct StyledDocument: Sendable {
+@_spi(Benchmarks) public struct StyledDocument: Sendable {
     /// One hard line of text.
     public struct Paragraph: Sendable {
         /// Sanitised UTF-8, without the line end.

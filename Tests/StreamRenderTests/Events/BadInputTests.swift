@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Bad input gets a clear diagnostic and loses nothing that arrived before it.
 @Suite struct BadInputTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Format detection never depends on how the input is cut: every fixture under
 /// `Resources/sse`, and inputs whose first bytes leave the format open, decode in

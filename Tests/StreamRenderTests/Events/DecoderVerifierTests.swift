@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The streaming-decoder verifier (after swift-nio's ByteToMessageDecoderVerifier):
 /// every fixture fed byte by byte, all at once, one event at a time and in 1,000

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Format detection never throws text away, in any chunking; whole JSON bodies.
 @Suite struct DetectionTests {

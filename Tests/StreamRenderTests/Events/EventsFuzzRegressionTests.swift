@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Inputs the fuzzers found (`Fuzz/run`; Fuzz/RESULTS.md lists them), minimised and
 /// fed as the exact bytes: the chunking differential of `fuzz-sse`.

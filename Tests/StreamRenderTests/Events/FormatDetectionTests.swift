@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Auto-detection of Gemini, Ollama and plain-text SSE: each fixture is recognised
 /// in any chunking, and input that only looks like them is still text, whole.

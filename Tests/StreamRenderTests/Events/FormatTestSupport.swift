@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// What the Gemini, Ollama and plain-text SSE tests share: the verifier over
 /// chunkings, and views of a decoding.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Gemini `streamGenerateContent?alt=sse`: one GenerateContentResponse per event.
 @Suite struct GeminiDecoderTests {

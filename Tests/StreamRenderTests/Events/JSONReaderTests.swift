@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Fuzzing) @testable import StreamRender
+@_spi(Fuzzing) @_spi(Benchmarks) @testable import StreamRender
 
 /// The JSON reader agrees with Foundation's JSONSerialization on validity and value.
 @Suite struct JSONReaderTests {

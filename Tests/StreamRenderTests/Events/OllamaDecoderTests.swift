@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Ollama NDJSON (`/api/chat`, `/api/generate`): one JSON object per line, lines cut
 /// anywhere across chunks.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The shapes real providers send that the decoders once dropped (issue 23): reasoning
 /// fields of OpenAI-compatible providers, Mistral's content parts, legacy completions,

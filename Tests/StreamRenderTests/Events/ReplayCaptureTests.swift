@@ -1,5 +1,5 @@
 import Testing
-@_spi(Fuzzing) @testable import StreamRender
+@_spi(Fuzzing) @_spi(Benchmarks) @testable import StreamRender
 
 /// Captures with `: t=<ms>` arrival marks, their encoding, and the made-up pacing of
 /// captures without marks.

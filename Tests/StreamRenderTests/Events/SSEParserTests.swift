@@ -1,5 +1,5 @@
 import Testing
-@_spi(Fuzzing) @testable import StreamRender
+@_spi(Fuzzing) @_spi(Benchmarks) @testable import StreamRender
 
 /// The WHATWG "event stream interpretation" rules, one named test each.
 @Suite struct SSEParserTests {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Fuzzing) @testable import StreamRender
+@_spi(Fuzzing) @_spi(Benchmarks) @testable import StreamRender
 
 /// Plain-text SSE: each event's data is a text delta.
 @Suite struct SSETextDecoderTests {

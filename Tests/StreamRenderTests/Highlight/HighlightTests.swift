@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Each language's corpus (Resources/highlight/<name>.corpus): agreement with
 /// Pygments' tokens recorded beside it by `Scripts/highlight/compare.py --record`,

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The lexers' shared word table: flags, kinds, case folding, and agreement with a
 /// dictionary on words of every length the table treats apart (under 4, under 8, up to

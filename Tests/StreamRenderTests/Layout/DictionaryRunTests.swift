@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Where the wrapper's scans may end around Thai, Lao, Khmer and Myanmar runs
 /// (`ParagraphWrapper.dictionaryRunEnd`, which walks bytes), against an oracle that

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 @Suite struct HistoryAndResizeTests {
     @Test func oldestParagraphsAreEvictedWholeAndCounted() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Streaming invariance: however the text is cut into deltas, the final lines are
 /// those of one pass, and those of the simple reference layout.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 @Suite struct LayoutTests {
     func shown(_ text: String, width: Int, tabSize: Int = 8, policy: WidthPolicy = .grapheme) -> [String] {

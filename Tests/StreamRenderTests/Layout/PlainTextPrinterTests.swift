@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 @Suite struct PlainTextPrinterTests {
     func printed(_ pieces: [String], _ settings: LayoutSettings) -> (output: String, partialFlushes: Int) {

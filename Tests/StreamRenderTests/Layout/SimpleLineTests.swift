@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The wrapper's fast path for a complete line that fits and holds only clusters of
 /// one scalar of a known width (ASCII, box drawing, Latin-1, dashes and quotes, CJK):

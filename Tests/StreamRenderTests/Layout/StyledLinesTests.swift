@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Styled lines (`--color always` into a pipe): the plain output's text with SGR and
 /// links around it, never a cursor movement, the same in every chunking.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Paragraphs that wrap like a terminal (code lines in live views): cut at the exact
 /// width between clusters, spaces kept, so the rows joined are the source line.

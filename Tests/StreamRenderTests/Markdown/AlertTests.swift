@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// GitHub's alerts: `> [!NOTE]` alone on a quote's first line becomes the quote's
 /// label, in the kind's colour; nothing else of the quote is lost, and the rendering

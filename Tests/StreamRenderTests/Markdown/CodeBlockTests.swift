@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Fenced code blocks are numbered as their labels show them (`1 · python`), in lists
 /// and quotes too, and reported with their exact source once their block is final.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Fenced code with a known language is highlighted as it streams.
 @Suite struct CodeHighlightTests {

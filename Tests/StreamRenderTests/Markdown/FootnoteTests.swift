@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Footnotes as GitHub shows them: references raised to their number, in the order
 /// first referenced; definitions at the end of the text, none lost.

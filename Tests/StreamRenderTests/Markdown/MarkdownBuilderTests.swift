@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// What md4c's callbacks build, at the edges the builder tracks by place on its stack:
 /// math opened in one tight list item, a table GFM rejects, lexer tokens out of range.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Inputs `fuzz-markdown` found (Fuzz/RESULTS.md), fed as the exact bytes.
 @Suite struct MarkdownFuzzRegressionTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Markdown in the live view, on a manual clock, read back from the model terminal.
 @Suite struct MarkdownLiveViewTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Where a block ends is found with few md4c parses: lines that can only continue
 /// their block are not checked one by one (issue 24), and the rendering stays the

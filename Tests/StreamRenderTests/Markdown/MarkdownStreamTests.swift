@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Markdown inputs: the fixtures and every example of the CommonMark spec.
 enum MarkdownCorpus {

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// LaTeX math in markdown: where it is found, how it is drawn, and that streaming
 /// does not change it (docs/decisions/0020-math.md).

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// `MathText` against the snippet table (Resources/math/snippets.tsv): LaTeX from LLM
 /// answers with its expected Unicode, written by hand from the rule book

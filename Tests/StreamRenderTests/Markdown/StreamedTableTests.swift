@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Tables that stream (issue 26): column widths fixed by the header and the first
 /// ``MarkdownRenderer/measuredTableRows`` rows, in the one-shot rendering too; after

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Tables with plain ASCII cells wider than their column, GFM's rule for a header row
 /// that does not match its delimiter row, and every HTML5 entity (issue 23).

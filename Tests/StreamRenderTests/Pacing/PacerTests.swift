@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Drives a ``Pacer`` the way ``StreamRenderer`` does, on simulated time: an arrival
 /// makes a tick due at once (or a frame after the last one); otherwise ticks come

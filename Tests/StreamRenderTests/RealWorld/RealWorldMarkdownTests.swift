@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Markdown written by other projects to stress terminal renderers, and every GFM spec
 /// example (Resources/real/markdown, SOURCES.md): no line wider than the width, tables

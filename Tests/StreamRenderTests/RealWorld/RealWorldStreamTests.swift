@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The recorded streams of Resources/real/streams (SOURCES.md: where each came from),
 /// checked against ``WireExtractor``, an oracle written apart from the decoders: the

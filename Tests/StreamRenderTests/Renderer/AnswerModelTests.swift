@@ -1,4 +1,4 @@
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 import Testing
 import TestSupport
 

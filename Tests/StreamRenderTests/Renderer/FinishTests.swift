@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// `finish()` is the one way to end a stream (besides `interrupt()`): on the real
 /// clocks it waits out the pacer's drain, drawing frames; on a test clock it shows the

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 @Suite struct FullscreenViewTests {
     @Test func theScreenFollowsTheTailAndTheAnswerIsLeftInTheScrollback() {

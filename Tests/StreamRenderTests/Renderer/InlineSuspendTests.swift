@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// ``InlineView/suspend(into:)`` (Ctrl-Z, messages above the view, a resize) hands
 /// the terminal back on a fresh row after every row of the answer written so far.

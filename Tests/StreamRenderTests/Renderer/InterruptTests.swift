@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Ctrl-C (``StreamRenderer/interrupt()``) shows what the decoder still holds: the
 /// bytes held while the format is detected, SSE not yet confirmed, an open JSON

@@ -1,6 +1,6 @@
 import CAllocationCounter
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The live path's cost per delta must not grow with the document. Counted, not
 /// timed: the bytes the renderer's thread allocates per delta (a whole-document copy

@@ -1,4 +1,4 @@
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 import Testing
 
 /// A host on the main actor (a TUI's model, an app's view model) drives a renderer

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The pacer inside ``StreamRenderer``: what the live views show over time, on a
 /// manual clock, checked on the model terminal.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 @Suite struct PaneViewTests {
     /// One screen: a frame composed by the test, diffed and encoded into a model terminal.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// What the renderer makes of blocks and errors (issue 23): text after a tool call is
 /// a new paragraph, tool results and calls cut short are shown, an error names the

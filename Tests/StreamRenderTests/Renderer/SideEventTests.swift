@@ -1,4 +1,4 @@
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 import Testing
 
 /// `StreamRenderer.onSideEvent`: what the stream says besides the answer reaches a host

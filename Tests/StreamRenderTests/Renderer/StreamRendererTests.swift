@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The synchronous core, driven by a manual clock: no test here sleeps.
 @Suite struct StreamRendererTests {

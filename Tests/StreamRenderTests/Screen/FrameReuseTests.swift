@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// A frame reused for the next one (``Frame/reset(width:height:)``, ``Frame/copyRows(of:from:count:)``)
 /// is the frame a fresh one would be, and each row's text end read from its blank bound

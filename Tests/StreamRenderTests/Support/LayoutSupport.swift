@@ -1,4 +1,4 @@
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Random documents for layout tests: ASCII prose and code, CJK, emoji sequences,
 /// combining marks, tabs, long unbreakable tokens, runs of spaces, CRLF and lone CR.

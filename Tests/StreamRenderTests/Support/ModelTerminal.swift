@@ -1,4 +1,4 @@
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// A small VT interpreter of every sequence the ANSI encoder emits, parameterised by
 /// the width policy: the oracle the encoder's bytes are checked against.

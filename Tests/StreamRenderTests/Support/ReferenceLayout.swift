@@ -1,4 +1,4 @@
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// A deliberately simple, non-incremental greedy layout used as the oracle for
 /// ``ParagraphWrapper``: whole-paragraph ICU opportunities and clusters, and each

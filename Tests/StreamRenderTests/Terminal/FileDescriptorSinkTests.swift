@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 @Suite struct FileDescriptorSinkTests {
     /// A full non-blocking pipe (EAGAIN) is waited on, not given up on: every byte

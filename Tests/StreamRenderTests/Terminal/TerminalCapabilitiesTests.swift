@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Hyperlinks only where the terminal shows them; elsewhere the URL is shown as text (issue 23).
 @Suite struct TerminalCapabilitiesTests {

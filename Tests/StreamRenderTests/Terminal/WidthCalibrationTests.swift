@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Width calibration (issue 26): the probe's samples, answered by model terminals that
 /// draw emoji, flags, variation selectors, Indic clusters and ambiguous characters in

@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 /// The sanitiser's check for text that needs nothing (eight bytes at a time) never
 /// lets a control through, wherever it falls in a word.

@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 @Suite struct ParagraphFormatTests {
     /// A prefix piece never carries a control to the terminal (shown as a symbol, or

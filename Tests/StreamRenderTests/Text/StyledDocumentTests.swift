@@ -1,5 +1,5 @@
 import Testing
-@testable import StreamRender
+@_spi(Benchmarks) @testable import StreamRender
 
 @Suite struct StyledDocumentTests {
     func runs(_ p: StyledDocument.Paragraph) -> [String] {
