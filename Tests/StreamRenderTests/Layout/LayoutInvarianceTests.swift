@@ -179,4 +179,20 @@ extension LayoutInvarianceTests {
         }
         #expect(layouts == 768)
     }
+
+    /// A real Thai document (PyThaiNLP's manual, Resources/real/markdown) laid out as
+    /// text in random chunkings at narrow widths.
+    @Test func aThaiDocumentLaysOutTheSameInEveryChunking() {
+        let seed = TestSeed.base(1126)
+        var rng = SeededGenerator(seed: seed)
+        let text = Fixtures.text("real/markdown/pythainlp--pythainlp-1-6-thai.md")
+        for width in [17, 23, 40] {
+            let settings = LayoutSettings(width: width)
+            let whole = layOut([text], settings: settings, check: false)
+            for c in 0..<12 {
+                let chunked = layOut(randomPieces(text, using: &rng, maxScalars: [2, 9, 40][c % 3]), settings: settings, check: false)
+                #expect(firstDifference(chunked.lines, whole.lines) == nil, "seed \(seed) width \(width) chunking \(c)")
+            }
+        }
+    }
 }
