@@ -1338,57 +1338,78 @@ public struct MarkdownOptions: Hashable, Sendable {
         // Most cells fit their column: one line, the spans as they are (same-style
         // neighbours joined, as the cluster path below joins them).
         if total <= width { return [(merge(spans), total)] }
-        var clusters: [(text: String, width: Int, style: Style)] = []
+        // The cells' bytes in one buffer; clusters as offsets into it (a String per
+        // cluster, and per word moved, made this a tenth of a document with a table).
+        var bytes: [UInt8] = []
+        var spanEnds: [Int] = []
+        var clusters: [(start: Int, end: Int, width: Int)] = []
         for span in spans {
             var s = span.text
-            s.withUTF8 { bytes in
-                _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { cluster, w, isRun in
+            s.withUTF8 { utf8 in
+                let base = bytes.count
+                bytes.append(contentsOf: utf8)
+                _ = GraphemeSegmenter.segment(utf8, final: true, fast: true, policy: options.policy, breaker: breaker) { cluster, w, isRun in
+                    let start = base + (cluster.baseAddress! - utf8.baseAddress!)
                     // An ASCII run is reported whole: each of its bytes is a cluster (words are found between them).
                     if isRun {
-                        for b in cluster { clusters.append((String(UnicodeScalar(b)), DisplayWidth.asciiWidth(b), span.style)) }
+                        for (i, b) in cluster.enumerated() { clusters.append((start + i, start + i + 1, DisplayWidth.asciiWidth(b))) }
                     } else {
-                        clusters.append((String(decoding: cluster, as: UTF8.self), w, span.style))
+                        clusters.append((start, start + cluster.count, w))
                     }
                 }
             }
+            spanEnds.append(bytes.count)
         }
-        var lines: [[(text: String, width: Int, style: Style)]] = [[]]
+        func isSpace(_ k: Int) -> Bool { clusters[k].end - clusters[k].start == 1 && bytes[clusters[k].start] == 0x20 }
+        func columns(_ range: Range<Int>) -> Int { clusters[range].reduce(0) { $0 + $1.width } }
+        // Lines as ranges of clusters (each line's clusters follow one another).
+        var lines: [Range<Int>] = [0..<0]
         var used = 0
         var k = 0
         while k < clusters.count {
             // The next word (with the spaces before it).
             var end = k
-            while end < clusters.count && clusters[end].text == " " { end += 1 }
-            while end < clusters.count && clusters[end].text != " " { end += 1 }
-            let word = Array(clusters[k..<end])
-            let w = word.reduce(0) { $0 + $1.width }
+            while end < clusters.count && isSpace(end) { end += 1 }
+            let wordStart = end
+            while end < clusters.count && !isSpace(end) { end += 1 }
+            let w = columns(k..<end)
             if used + w <= width || used == 0 && w <= width {
-                lines[lines.count - 1] += word
+                lines[lines.count - 1] = (lines[lines.count - 1].isEmpty ? k : lines[lines.count - 1].lowerBound)..<end
                 used += w
             } else {
-                let trimmed = Array(word.drop { $0.text == " " })
-                let tw = trimmed.reduce(0) { $0 + $1.width }
+                let tw = columns(wordStart..<end)
                 if tw <= width {
-                    lines.append(trimmed)
+                    lines.append(wordStart..<end)
                     used = tw
                 } else {
                     // Cut the word between clusters.
-                    if used > 0 && !trimmed.isEmpty { lines.append([]); used = 0 }
-                    for c in trimmed {
-                        if used + c.width > width && used > 0 { lines.append([]); used = 0 }
-                        lines[lines.count - 1].append(c)
-                        used += c.width
+                    if used > 0 && wordStart < end { lines.append(wordStart..<wordStart); used = 0 }
+                    for c in wordStart..<end {
+                        if used + clusters[c].width > width && used > 0 { lines.append(c..<c); used = 0 }
+                        let line = lines[lines.count - 1]
+                        lines[lines.count - 1] = (line.isEmpty ? c : line.lowerBound)..<(c + 1)
+                        used += clusters[c].width
                     }
                 }
             }
             k = end
         }
         return lines.map { line in
-            var spans: [StyledLine.Span] = []
-            for c in line {
-                if let last = spans.last, last.style == c.style { spans[spans.count - 1].text += c.text } else { spans.append(.init(c.text, style: c.style)) }
+            guard !line.isEmpty else { return ([], 0) }
+            // The line's bytes, cut where the spans end; neighbours of one style joined.
+            var result: [StyledLine.Span] = []
+            var from = clusters[line.lowerBound].start
+            let to = clusters[line.upperBound - 1].end
+            for (n, spanEnd) in spanEnds.enumerated() where spanEnd > from && from < to {
+                let piece = String(decoding: bytes[from..<min(to, spanEnd)], as: UTF8.self)
+                if let last = result.last, last.style == spans[n].style {
+                    result[result.count - 1].text += piece
+                } else {
+                    result.append(.init(piece, style: spans[n].style))
+                }
+                from = min(to, spanEnd)
             }
-            return (spans, line.reduce(0) { $0 + $1.width })
+            return (result, columns(line))
         }
     }
 
