@@ -1,7 +1,7 @@
 import CMD4C
 
 /// One line of rendered markdown: text pieces in styles, framed by a
-/// ``ParagraphFormat`` (list bullets, quote bars, code continuation marks, rules).
+/// `ParagraphFormat` (list bullets, quote bars, code continuation marks, rules).
 /// The layout wraps it at the width left after its prefix.
 @_spi(Benchmarks) public struct StyledLine: Hashable, Sendable {
     public struct Span: Hashable, Sendable {
@@ -62,7 +62,7 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// (``MathText``); false shows it as written, delimiters included.
     public var math: Bool
     /// Code lines wider than the width are cut where a terminal wraps them, with no
-    /// continuation mark (``ParagraphFormat/wrapsLikeTerminal``), for a view that lets
+    /// continuation mark (`ParagraphFormat.wrapsLikeTerminal`), for a view that lets
     /// the terminal wrap them; otherwise wrapped between words after a `↪`.
     public var codeWrapsLikeTerminal: Bool
 
@@ -78,14 +78,14 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 }
 
-/// Renders markdown text with md4c (`MD_DIALECT_GITHUB`) into ``StyledLine``s.
+/// Renders markdown text with md4c (`MD_DIALECT_GITHUB`) into `StyledLine`s.
 ///
 /// The output is a list of top-level blocks, each a list of lines; a document is
 /// its blocks separated by one blank line. A soft line break is a space (paragraphs
 /// reflow to the width), a hard one ends the line; tight and loose lists
 /// render alike (no blank line between items), and ordered lists number from their
 /// start. These choices make a document's rendering the concatenation of its
-/// parts' renderings, which is what ``MarkdownStream`` relies on.
+/// parts' renderings, which is what `MarkdownStream` relies on.
 ///
 /// Not `Sendable`: a class with a parse counter and md4c callbacks that build into it;
 /// one per stream.
@@ -178,7 +178,7 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 
     /// Takes the fenced code blocks rendered as final since the last call, numbered
-    /// as their labels (with ``MarkdownStream``: each once its block is final).
+    /// as their labels (with `MarkdownStream`: each once its block is final).
     func takeCodeBlocks() -> [CodeBlock] {
         defer { renderedCodeBlocks.removeAll() }
         return renderedCodeBlocks
@@ -427,7 +427,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// Quotes and lists on the stack.
         var nesting = 0
         /// Per block entered and not yet left: whether it is a node on the stack (see
-        /// ``MarkdownRenderer/maximumNesting``).
+        /// `MarkdownRenderer.maximumNesting`).
         var kept: [Bool] = []
 
         /// The renderer building the tree: it numbers footnote references.
@@ -1125,7 +1125,7 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// is fitted to all its cells; a taller one to its header and this many first rows,
     /// each column with room to grow (``tableHeadroom(_:)``), and a later cell wider
     /// than its column wraps inside it. So a row of a tall table is laid out once, when
-    /// it arrives (``MarkdownStream`` makes its rows final one by one from the next
+    /// it arrives (`MarkdownStream` makes its rows final one by one from the next
     /// one on), and the one-shot rendering follows the same rule.
     public static let measuredTableRows = 8
 
@@ -1325,7 +1325,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         return lines
     }
 
-    /// `spans` with same-style neighbours joined and empty ones dropped (``StyledLine/append(_:)``).
+    /// `spans` with same-style neighbours joined and empty ones dropped (`StyledLine.append(_:)`).
     private func merge(_ spans: [StyledLine.Span]) -> [StyledLine.Span] {
         var line = StyledLine()
         line.append(spans)
@@ -1362,8 +1362,17 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
         func isSpace(_ k: Int) -> Bool { clusters[k].end - clusters[k].start == 1 && bytes[clusters[k].start] == 0x20 }
         func columns(_ range: Range<Int>) -> Int { clusters[range].reduce(0) { $0 + $1.width } }
-        // Lines as ranges of clusters (each line's clusters follow one another).
-        var lines: [Range<Int>] = [0..<0]
+        // Lines as runs of clusters that follow one another (a word cut after zero-width
+        // clusters joins them without the spaces between).
+        var lines: [[Range<Int>]] = [[]]
+        func add(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            if let last = lines[lines.count - 1].last, last.upperBound == range.lowerBound {
+                lines[lines.count - 1][lines[lines.count - 1].count - 1] = last.lowerBound..<range.upperBound
+            } else {
+                lines[lines.count - 1].append(range)
+            }
+        }
         var used = 0
         var k = 0
         while k < clusters.count {
@@ -1374,20 +1383,19 @@ public struct MarkdownOptions: Hashable, Sendable {
             while end < clusters.count && !isSpace(end) { end += 1 }
             let w = columns(k..<end)
             if used + w <= width || used == 0 && w <= width {
-                lines[lines.count - 1] = (lines[lines.count - 1].isEmpty ? k : lines[lines.count - 1].lowerBound)..<end
+                add(k..<end)
                 used += w
             } else {
                 let tw = columns(wordStart..<end)
                 if tw <= width {
-                    lines.append(wordStart..<end)
+                    lines.append([wordStart..<end])
                     used = tw
                 } else {
                     // Cut the word between clusters.
-                    if used > 0 && wordStart < end { lines.append(wordStart..<wordStart); used = 0 }
+                    if used > 0 && wordStart < end { lines.append([]); used = 0 }
                     for c in wordStart..<end {
-                        if used + clusters[c].width > width && used > 0 { lines.append(c..<c); used = 0 }
-                        let line = lines[lines.count - 1]
-                        lines[lines.count - 1] = (line.isEmpty ? c : line.lowerBound)..<(c + 1)
+                        if used + clusters[c].width > width && used > 0 { lines.append([]); used = 0 }
+                        add(c..<(c + 1))
                         used += clusters[c].width
                     }
                 }
@@ -1395,21 +1403,22 @@ public struct MarkdownOptions: Hashable, Sendable {
             k = end
         }
         return lines.map { line in
-            guard !line.isEmpty else { return ([], 0) }
             // The line's bytes, cut where the spans end; neighbours of one style joined.
             var result: [StyledLine.Span] = []
-            var from = clusters[line.lowerBound].start
-            let to = clusters[line.upperBound - 1].end
-            for (n, spanEnd) in spanEnds.enumerated() where spanEnd > from && from < to {
-                let piece = String(decoding: bytes[from..<min(to, spanEnd)], as: UTF8.self)
-                if let last = result.last, last.style == spans[n].style {
-                    result[result.count - 1].text += piece
-                } else {
-                    result.append(.init(piece, style: spans[n].style))
+            for run in line where !run.isEmpty {
+                var from = clusters[run.lowerBound].start
+                let to = clusters[run.upperBound - 1].end
+                for (n, spanEnd) in spanEnds.enumerated() where spanEnd > from && from < to {
+                    let piece = String(decoding: bytes[from..<min(to, spanEnd)], as: UTF8.self)
+                    if let last = result.last, last.style == spans[n].style {
+                        result[result.count - 1].text += piece
+                    } else {
+                        result.append(.init(piece, style: spans[n].style))
+                    }
+                    from = min(to, spanEnd)
                 }
-                from = min(to, spanEnd)
             }
-            return (result, columns(line))
+            return (result, line.reduce(0) { $0 + columns($1) })
         }
     }
 

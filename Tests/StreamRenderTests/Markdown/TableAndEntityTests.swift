@@ -37,6 +37,17 @@ import Testing
         #expect(text.contains("alongdescriptionthatgoesonandonpastthewidth"), "no word lost: \(text)")
     }
 
+    /// A word cut after zero-width clusters (a zero-width space, then spaces) keeps the
+    /// line within its column: the spaces before the word are dropped, not counted out.
+    @Test func aWordCutAfterZeroWidthTextStaysInItsColumn() {
+        for cell in ["\u{200B} abcdefghijklmnopqrstuvwxyz", "\u{200B}\u{200B}   abcdefghijklmnopqrstuvwxyz x"] {
+            for width in [16, 20, 24] {
+                let lines = Self.plain("| a | b |\n|---|---|\n| \(cell) | y |\n", width: width)
+                Self.expectBoxed(lines, width: width, "\(cell.debugDescription) at \(width)")
+            }
+        }
+    }
+
     @Test func aCellThatExactlyFillsItsColumnKeepsTheBorderOnItsLine() {
         for n in 15...25 {
             let lines = Self.plain("| Name | Desc |\n|---|---|\n| foo | \(String(repeating: "x", count: n)) |\n", width: 30)
