@@ -35,12 +35,12 @@
 struct ParagraphWrapper {
     let settings: LayoutSettings
     /// Columns for the text of the first line and of the others (the width less the
-    /// paragraph's prefixes; see ``ParagraphFormat``).
+    /// paragraph's prefixes; see `ParagraphFormat`).
     private(set) var firstLineWidth: Int
     private(set) var otherLineWidth: Int
     private var onFirstLine = true
     /// Every cluster boundary is an opportunity and spaces are text: lines are cut at
-    /// the exact width, as a terminal wraps (``ParagraphFormat/wrapsLikeTerminal``).
+    /// the exact width, as a terminal wraps (`ParagraphFormat.wrapsLikeTerminal`).
     private(set) var cutsAnywhere = false
 
     enum Kind: UInt8 { case text, space, tab }
@@ -378,12 +378,9 @@ struct ParagraphWrapper {
         while true {
             if p == text.count { return inRun && !final ? nil : p }
             let lead = text[p]
-            var length = lead < 0x80 ? 1 : 2
+            let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            if p + length > text.count { return final ? text.count : nil }
             var starts = false, joins = false
-            if lead >= 0xCC {  // below: ASCII and two-byte scalars before the marks
-                length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                if p + length > text.count { return final ? text.count : nil }
-            }
             // Only these lead bytes start the scalars of a run (CJK and emoji do not).
             switch lead {
             case 0xCC, 0xCD, 0xE0, 0xE1, 0xE2, 0xEA, 0xEF, 0xF3:

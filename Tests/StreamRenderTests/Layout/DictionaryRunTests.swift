@@ -39,14 +39,18 @@ import Testing
     @Test func scansEndOnlyAtRunEndsOrCuts() {
         let seed = TestSeed.base(20261126)
         var rng = SeededGenerator(seed: seed)
-        let pieces = ["ภาษา", "ไทย", "คอมพิวเตอร์", "ລາວ", "ខ្មែរ", "မြန်မာ", " ", "42", ",", "\u{301}", "中文", "👍🏽", "é", "x"]
+        // Runs of every lead byte (Thai and Lao E0, Khmer and Myanmar E1, Myanmar
+        // Extended-A and Tai Viet EA); joiners of every lead byte (CC, E1, E2, EF); text
+        // of the same lead bytes outside any run (Devanagari, Georgian, Hangul).
+        let pieces = ["ภาษา", "ไทย", "คอมพิวเตอร์", "ລາວ", "ខ្មែរ", "မြန်မာ", "ꩠꩡ", "ꪀꪁ", " ", "42", ",", "\u{301}", "\u{1AB0}",
+                      "\u{1DC0}", "\u{200D}", "\u{FE0F}", "नमस्ते", "Ⴀ", "한", "中文", "👍🏽", "é", "x"]
         let window = ParagraphWrapper.scanWindow
         var checked = 0
         for k in 0..<400 {
             var text = ""
             for _ in 0..<Int.random(in: 1...200, using: &rng) {
                 // Mostly run text, so that runs outgrow a window.
-                text += Int.random(in: 0..<4, using: &rng) == 0 ? pieces.randomElement(using: &rng)! : pieces[Int.random(in: 0...5, using: &rng)]
+                text += Int.random(in: 0..<4, using: &rng) == 0 ? pieces.randomElement(using: &rng)! : pieces[Int.random(in: 0...7, using: &rng)]
             }
             let scalars = Array(text.unicodeScalars)
             var boundaries = [0]
@@ -56,11 +60,14 @@ import Testing
                 let origin = boundaries[Int.random(in: 0..<boundaries.count, using: &rng)]
                 let later = boundaries.filter { $0 >= origin }
                 let lookahead = later.randomElement(using: &rng)!
-                let end = later.filter { $0 >= lookahead }.randomElement(using: &rng)!
+                // Now and then inside a scalar (the scan backs up to its start).
+                var end = later.filter { $0 >= lookahead }.randomElement(using: &rng)!
+                let asked = end < bytes.count && Bool.random(using: &rng) ? end + 1 : end
+                if asked != end && (asked == bytes.count || bytes[asked] & 0xC0 != 0x80) { end = asked }
                 let final = Bool.random(using: &rng)
-                let context = "seed \(seed) text \(k) origin \(origin) lookahead \(lookahead) end \(end) final \(final)"
+                let context = "seed \(seed) text \(k) origin \(origin) lookahead \(lookahead) end \(asked) final \(final)"
                 let result = bytes.withUnsafeBufferPointer {
-                    ParagraphWrapper.dictionaryRunEnd($0, from: end, origin: origin, lookahead: lookahead, final: final)
+                    ParagraphWrapper.dictionaryRunEnd($0, from: asked, origin: origin, lookahead: lookahead, final: final)
                 }
                 checked += 1
                 // The oracle: runs in order; a run the scan reaches is cut at the last
