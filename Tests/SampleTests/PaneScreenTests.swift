@@ -33,7 +33,7 @@ import TestSupport
         var frames = 0, heldBack = 0
         while !screen.isDone && frames < 5_000 {
             screen.advance(now: .milliseconds(33) * frames)
-            if screen.streams.contains(where: { $0.model.revealLimit != nil }) { heldBack += 1 }
+            if screen.streams.contains(where: { !$0.model.isRevealComplete }) { heldBack += 1 }
             screen.compose()
             screen.frame._invariantCheck()
             for k in 0..<3 { seen[k].insert(Self.trimmed(Self.text(screen.frame, row: 22, columns: (k * 27)..<(k * 27 + 26)))) }

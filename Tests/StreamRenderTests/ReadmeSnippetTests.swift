@@ -98,17 +98,4 @@ import StreamRender
         presenter.render(model, into: &frame, area: Rect(top: 0, left: 0, width: 40, height: 23), styles: &styles)
         #expect(frame.text(row: 0).hasPrefix("Hello, world."), "\(frame.text(row: 0))")
     }
-
-    @Test func theSnippetShowsTheWholeAnswer() {
-        let bytes = Fixtures.data("sse/coding-answer.anthropic.sse")
-        let chunks = stride(from: 0, to: bytes.count, by: 97).map { Array(bytes[$0..<min(bytes.count, $0 + 97)]) }
-        let (text, outcome) = Self.snippet(chunks)
-        // The same answer given as text, through the public API only.
-        let expected = BufferSink()
-        let plain = StreamRenderer(configuration: .init(output: .plain, layout: LayoutSettings(width: 60)), sink: expected)
-        plain.feed(Array(Fixtures.text("answers/coding-answer.md").utf8))
-        _ = plain.finish()
-        #expect(text == String(decoding: expected.bytes, as: UTF8.self), "the end of the answer is missing")
-        #expect(outcome.ending == .complete)
-    }
 }

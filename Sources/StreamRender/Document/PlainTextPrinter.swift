@@ -40,7 +40,7 @@
         printing(into: &output, tail: true) { view, commit in view.append(text, commit: commit) }
     }
 
-    /// The text so far ends a block (see ``WrappedDocument/endBlock(commit:)``);
+    /// The text so far ends a block (see `WrappedDocument.endBlock(commit:)`);
     /// returns what can be printed now.
     ///
     /// - Complexity: one parse of markdown's open block, plus the lines printed.

@@ -1,6 +1,6 @@
-/// How much history a ``WrappedDocument`` keeps. When a limit is passed the oldest
+/// How much history a `WrappedDocument` keeps. When a limit is passed the oldest
 /// paragraphs are evicted whole (the open paragraph never is; a paragraph is at
-/// most ``StyledDocument/maximumParagraphBytes`` long, so memory stays bounded).
+/// most `StyledDocument.maximumParagraphBytes` long, so memory stays bounded).
 /// Limits are applied at the start of each mutation: the history may exceed them
 /// by what the latest mutation added.
 public struct HistoryLimits: Hashable, Sendable {
@@ -103,7 +103,7 @@ public struct HistoryLimits: Hashable, Sendable {
     /// was shown of it). Views call it before drawing a frame; plain output never
     /// does (it prints final lines only).
     ///
-    /// - Complexity: O(r) in the open block's bytes (see ``MarkdownStream/provisionalLines()``).
+    /// - Complexity: O(r) in the open block's bytes (see `MarkdownStream.provisionalLines()`).
     public mutating func updateProvisional() {
         guard hasMarkdown, provisionalStale, !document.isFinished else { return }
         provisionalStale = false
@@ -153,7 +153,7 @@ public struct HistoryLimits: Hashable, Sendable {
 
     /// Restyles `range` (layout does not depend on style, so nothing is re-wrapped).
     ///
-    /// - Complexity: as ``StyledDocument/restyle(_:to:)``.
+    /// - Complexity: as `StyledDocument.restyle(_:to:)`.
     public mutating func restyle(_ range: Range<TextPosition>, to style: StyleID) {
         document.restyle(range, to: style)
     }
@@ -166,7 +166,7 @@ public struct HistoryLimits: Hashable, Sendable {
     }
 
     /// Whether `line` goes on in the next one by the terminal's own wrap: a line of a
-    /// paragraph that wraps like a terminal (``ParagraphFormat/wrapsLikeTerminal``), not
+    /// paragraph that wraps like a terminal (`ParagraphFormat.wrapsLikeTerminal`), not
     /// its last.
     ///
     /// - Complexity: O(1).
@@ -245,7 +245,7 @@ public struct HistoryLimits: Hashable, Sendable {
         public var fillCount: Int
     }
 
-    /// The prefix and fill of `line` (see ``ParagraphFormat``).
+    /// The prefix and fill of `line` (see `ParagraphFormat`).
     ///
     /// - Complexity: O(p) in the prefix's bytes.
     public func decoration(of line: VisualLine) -> LineDecoration {

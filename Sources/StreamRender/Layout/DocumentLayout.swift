@@ -1,6 +1,6 @@
 import DequeModule
 
-/// The visual lines of a ``StyledDocument`` at a width, kept up to date
+/// The visual lines of a `StyledDocument` at a width, kept up to date
 /// incrementally.
 ///
 /// Closed paragraphs keep their lines. The open (last) paragraph is laid out by a
@@ -247,7 +247,7 @@ struct DocumentLayout {
     ///
     /// With `limit` (the pacer's reveal position), only what is revealed counts: lines
     /// after it are skipped, the line it falls in is cut there (see
-    /// ``VisualLine/clipped(revealedTo:)``), and the index is that of the line after the
+    /// `VisualLine.clipped(revealedTo:)`), and the index is that of the line after the
     /// last one shown.
     ///
     /// - Complexity: as ``tailLines(_:in:)``, plus O(u) in the lines after `limit`.

@@ -29,7 +29,7 @@
 /// as soon as it is complete, and only the closing fence is looked for.
 ///
 /// Every decision depends on the text alone, never on how it was cut into pieces,
-/// so the lines are the same for every chunking; they equal ``MarkdownRenderer``'s
+/// so the lines are the same for every chunking; they equal `MarkdownRenderer`'s
 /// rendering of the whole text, except where noted in docs/decisions/0008-markdown.md (late link
 /// reference definitions, a setext underline after a paragraph split, regions cut
 /// at the size limit).
@@ -311,7 +311,7 @@
     /// ``splitThreshold`` bytes, so that a line that never ends (a megabyte of hex, a
     /// CJK answer without line ends) is rendered in parts of about that size instead
     /// of whole at every frame. The part before the split is final at once, its last
-    /// line ``StyledLine/continues``; the rest joins it (``StyledLine/joinsPrevious``),
+    /// line `StyledLine.continues`; the rest joins it (`StyledLine.joinsPrevious`),
     /// as after a paragraph split at a line end.
     ///
     /// A split point is the first, at or after the threshold, of
@@ -656,7 +656,7 @@
     // MARK: - Tables, row by row
 
     /// The region ends in a table with its delimiter row and one row more than
-    /// ``MarkdownRenderer/measuredTableRows`` (one parse checks it): its widths are
+    /// `MarkdownRenderer.measuredTableRows` (one parse checks it): its widths are
     /// fixed, so all of it is final but the table's bottom line, and the table's later
     /// rows are drawn one by one in that grid.
     private mutating func streamTable() {
@@ -771,7 +771,7 @@
     /// list would have.
     ///
     /// `continuing`: the region is a paragraph split at a soft break; its last line
-    /// ``StyledLine/continues`` and the next block's first line joins it.
+    /// `StyledLine.continues` and the next block's first line joins it.
     /// `parsed`: the region's blocks, already parsed with their inlines.
     @discardableResult
     private mutating func cut(continuing: Bool = false, joinsWithSpace: Bool = true,
@@ -1085,7 +1085,7 @@
     }
 
     /// `text` without its footnote definitions (outside top-level fences), and the
-    /// definitions: the same lines ``MarkdownStream`` holds back, for one-shot renders.
+    /// definitions: the same lines `MarkdownStream` holds back, for one-shot renders.
     static func splitFootnotes(_ text: [UInt8]) -> (body: [UInt8], footnotes: [MarkdownRenderer.Footnote]) {
         var body: [UInt8] = []
         var footnotes = FootnoteCollector()
@@ -1450,7 +1450,7 @@ struct FootnoteCollector {
 
     /// Takes `line` into a held definition when it starts or continues one (a line
     /// taken is not part of the text); `continuingSplit`: the rest of a long line cut
-    /// before. A definition past ``MarkdownStream/maximumFootnoteBytes``, or a second
+    /// before. A definition past `MarkdownStream.maximumFootnoteBytes`, or a second
     /// one of a label already held, is not taken and ends the one before.
     ///
     /// - Complexity: O(n) in the bytes of `line`.

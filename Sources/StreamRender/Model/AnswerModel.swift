@@ -57,7 +57,7 @@ public final class AnswerModel: ResponseRouting {
     /// The answer laid out: document, layout and bounded history.
     @_spi(Benchmarks) public private(set) var answer: WrappedDocument
     /// Where the revealed text ends (nil: all of it is shown).
-    public private(set) var revealLimit: TextPosition?
+    @_spi(Benchmarks) public private(set) var revealLimit: TextPosition?
     /// Called with what the stream says besides the answer, typed, as it is decoded.
     public var onSideEvent: ((SideEvent) -> Void)?
     /// Called with each fenced code block once its block is final, numbered as its
@@ -221,7 +221,7 @@ public final class AnswerModel: ResponseRouting {
     /// Re-wraps the answer at a new width (presenters call it when their area's width
     /// changed).
     ///
-    /// - Complexity: as ``WrappedDocument/resize(to:)``.
+    /// - Complexity: as `WrappedDocument.resize(to:)`.
     public func resize(width: Int) {
         guard width != answer.layout.settings.width else { return }
         var settings = answer.layout.settings

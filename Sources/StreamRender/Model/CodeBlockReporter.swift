@@ -3,7 +3,7 @@
 /// the answer, or, when the answer is shown raw (`--width 0`), from a markdown stream
 /// of its own fed the same text.
 ///
-/// Not `Sendable`: it holds a ``MarkdownRenderer`` (a class) shared with a view.
+/// Not `Sendable`: it holds a `MarkdownRenderer` (a class) shared with a view.
 struct CodeBlockReporter {
     private var renderer: MarkdownRenderer?
     private var stream: MarkdownStream?
@@ -31,7 +31,7 @@ struct CodeBlockReporter {
         if stream != nil { _ = stream!.append(text) }
     }
 
-    /// The answer's text block ended (as ``WrappedDocument/endBlock(commit:)``), or
+    /// The answer's text block ended (as `WrappedDocument.endBlock(commit:)`), or
     /// the answer did (`finish`).
     mutating func endBlock() {
         if stream != nil { _ = stream!.finish() }

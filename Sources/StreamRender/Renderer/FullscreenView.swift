@@ -35,7 +35,7 @@ struct FullscreenView {
 
     /// Brings markdown's rendering of the open block up to date.
     ///
-    /// - Complexity: O(r) in the open block's bytes (see ``WrappedDocument/updateProvisional()``).
+    /// - Complexity: O(r) in the open block's bytes (see `WrappedDocument.updateProvisional()`).
     mutating func updateProvisional() { view.updateProvisional() }
 
     /// Appends answer text in `style`.
@@ -97,7 +97,7 @@ struct FullscreenView {
 
     /// Re-wraps at a new size and repaints the screen.
     ///
-    /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
+    /// - Complexity: as `WrappedDocument.resize(to:)` plus one frame.
     mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
         self.height = max(1, height)
         view.resize(to: settings)
@@ -132,7 +132,7 @@ struct FullscreenView {
     }
 
     /// The answer into the normal screen with each message between the lines it
-    /// arrived between (see ``LiveView/end(into:messagesAt:_:)``).
+    /// arrived between (see `LiveView.end(into:messagesAt:_:)`).
     ///
     /// - Complexity: O(n) in the bytes of the held answer.
     mutating func end(into out: inout [UInt8], messagesAt positions: [TextPosition],

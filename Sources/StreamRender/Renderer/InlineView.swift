@@ -42,7 +42,7 @@ public struct InlineView {
     private var finished = false
     /// The pacer's reveal position: text after it is not shown yet (nil: all of it).
     /// Final lines not wholly revealed wait in the live region.
-    public var revealLimit: TextPosition?
+    @_spi(Benchmarks) public var revealLimit: TextPosition?
     /// A one-line status drawn dim on the row below the live region while the answer
     /// streams (cut to the width); it disappears with the last frame.
     public var status: String?
@@ -61,7 +61,7 @@ public struct InlineView {
 
     /// Brings markdown's rendering of the open block up to date.
     ///
-    /// - Complexity: O(r) in the open block's bytes (see ``WrappedDocument/updateProvisional()``).
+    /// - Complexity: O(r) in the open block's bytes (see `WrappedDocument.updateProvisional()`).
     public mutating func updateProvisional() { view.updateProvisional() }
 
     /// Appends answer text in `style` (nothing is written until ``frame(into:)``).
@@ -224,7 +224,7 @@ public struct InlineView {
     /// Re-wraps at a new width and height and repaints the live region; final lines
     /// already written stay as they are (the terminal owns them now).
     ///
-    /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
+    /// - Complexity: as `WrappedDocument.resize(to:)` plus one frame.
     public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
         self.height = max(1, height)
         suspend(into: &out, reflowedTo: settings.width)

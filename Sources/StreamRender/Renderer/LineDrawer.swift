@@ -8,7 +8,7 @@ enum LineDrawer {
     ///
     /// - Complexity: O(n) in the line's bytes.
     /// With `revealedTo`, the line was cut at the pacer's reveal position (see
-    /// ``VisualLine/clipped(revealedTo:)``): its fill starts after the text drawn.
+    /// `VisualLine.clipped(revealedTo:)`): its fill starts after the text drawn.
     /// With `terminalWraps`, a row of a paragraph that wraps like a terminal is marked
     /// to go on in the next row by the terminal's own wrap (``Frame/wraps(row:)``).
     static func draw(_ line: VisualLine, row: Int, in frame: inout Frame, view: WrappedDocument,

@@ -4,9 +4,9 @@
 /// The renderer keeps its view in one stored property and mutates it in place; a
 /// view is never taken out of a container and put back, which would copy the whole
 /// document per delta.
-public protocol LiveView {
+@_spi(Benchmarks) public protocol LiveView {
     /// The answer laid out: document, layout and history.
-    @_spi(Benchmarks) var view: WrappedDocument { get }
+    var view: WrappedDocument { get }
     /// Frames written so far.
     var framesWritten: Int { get }
     /// Bytes written so far.
@@ -63,10 +63,12 @@ extension LiveView {
     }
 }
 
-extension InlineView: LiveView {
+@_spi(Benchmarks) extension InlineView: LiveView {
     public var isPaced: Bool { true }
     public var showsMessagesBetweenFrames: Bool { true }
+}
 
+extension InlineView {
     /// Nothing more: the last frame after ``finish()`` left every line in the
     /// scrollback and the cursor on the line after the answer.
     ///

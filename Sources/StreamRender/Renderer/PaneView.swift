@@ -13,7 +13,7 @@
 /// right.draw(into: &screen, styles: &styles)
 /// ```
 ///
-/// The answer is a ``WrappedDocument`` laid out at the pane's width (markdown
+/// The answer is a `WrappedDocument` laid out at the pane's width (markdown
 /// optional, history bounded) and drawn as the live views draw it: paragraph
 /// prefixes and fills, tabs as spaces, cells cut by a ``CellSplitter`` of the
 /// layout's width policy. Its last `height` visual lines fill the rectangle from
@@ -73,7 +73,7 @@ public struct PaneView {
     /// Re-wraps at a new width (and policy) and height (``top`` and ``left`` are
     /// plain properties). The next ``draw(into:styles:)`` draws the new rectangle.
     ///
-    /// - Complexity: as ``WrappedDocument/resize(to:)``.
+    /// - Complexity: as `WrappedDocument.resize(to:)`.
     public mutating func resize(to settings: LayoutSettings, height: Int) {
         self.height = max(1, height)
         view.resize(to: settings)
@@ -89,7 +89,7 @@ public struct PaneView {
     ///
     /// - Complexity: O(W x H) in the pane's cells, plus O(s) in the document's
     ///   styles and, with markdown, the open block's bytes
-    ///   (``WrappedDocument/updateProvisional()``).
+    ///   (`WrappedDocument.updateProvisional()`).
     public mutating func draw(into frame: inout Frame, styles: inout StyleTable) {
         view.updateProvisional()
         let lines = view.tail(height).lines

@@ -1,5 +1,5 @@
 /// Plain text output, for pipes and dumb terminals: the answer wrapped at a width as
-/// text lines (see ``PlainTextPrinter``), or with width 0 exactly as it arrived
+/// text lines (see `PlainTextPrinter`), or with width 0 exactly as it arrived
 /// (sanitised). No cursor movement is ever written; with a pen (`--color always` into
 /// a pipe) the lines are styled, else no escape sequence is written at all.
 struct PlainView: LiveView {

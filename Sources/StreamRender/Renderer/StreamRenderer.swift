@@ -329,7 +329,7 @@ public final class StreamRenderer: ResponseRouting {
 
     /// The terminal changed size: re-wraps and repaints at once.
     ///
-    /// - Complexity: as ``WrappedDocument/resize(to:)`` plus one frame.
+    /// - Complexity: as `WrappedDocument.resize(to:)` plus one frame.
     public func resize(width: Int, height: Int) {
         guard !ended, configuration.output != .plain else { return }
         var settings = live.view.layout.settings

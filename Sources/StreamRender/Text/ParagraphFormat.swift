@@ -1,4 +1,4 @@
-/// How a paragraph of a ``StyledDocument`` is framed on screen: the text drawn
+/// How a paragraph of a `StyledDocument` is framed on screen: the text drawn
 /// before its first visual line and before each wrapped (continuation) line, and
 /// an optional fill that repeats to the right edge.
 ///

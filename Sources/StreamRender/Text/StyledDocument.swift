@@ -1,8 +1,8 @@
 import DequeModule
 
-/// A place in a ``StyledDocument``: a paragraph's number (counted from the start of
+/// A place in a `StyledDocument`: a paragraph's number (counted from the start of
 /// the stream, evicted paragraphs included) and a UTF-8 offset inside it.
-public struct TextPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+@_spi(Benchmarks) public struct TextPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var paragraph: Int
     public var offset: Int
 
@@ -44,7 +44,7 @@ public struct TextPosition: Hashable, Comparable, Sendable, CustomStringConverti
         public internal(set) var isClosed = false
         /// Whether an LF ended it (false when it was split at the size limit or is open).
         public internal(set) var endsWithLineFeed = false
-        /// Its format's number in ``StyledDocument/formats`` (0: plain).
+        /// Its format's number in `StyledDocument.formats` (0: plain).
         public internal(set) var format: Int32 = 0
 
         /// The style runs as byte ranges.
