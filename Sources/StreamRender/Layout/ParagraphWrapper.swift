@@ -381,7 +381,7 @@ struct ParagraphWrapper {
             let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
             if p + length > text.count { return final ? text.count : nil }
             var starts = false, joins = false
-            // Only these lead bytes start the scalars of a run (CJK and emoji do not).
+            // Only these lead bytes begin a scalar of a run or a joiner (not CJK or emoji).
             switch lead {
             case 0xCC, 0xCD, 0xE0, 0xE1, 0xE2, 0xEA, 0xEF, 0xF3:
                 let scalar = DisplayWidth.decodeScalar(text, at: p).0

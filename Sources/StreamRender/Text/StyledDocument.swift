@@ -317,8 +317,11 @@ import DequeModule
     /// - Complexity: O(p) in the format's prefix text (one hash).
     public mutating func setFormat(_ format: ParagraphFormat) {
         precondition(!isFinished, "format after finish")
+        let known = formats.count
         paragraphs[paragraphs.count - 1].format = formats.intern(format)
-        // Views draw prefixes with ids from the style table.
+        // Views draw prefixes with ids from the style table (interned with a new format:
+        // the table keeps every style, and a code block's or list's lines share one).
+        guard formats.count > known else { return }
         for piece in format.firstPrefix { _ = styles.intern(piece.style) }
         for piece in format.continuationPrefix { _ = styles.intern(piece.style) }
         if let fill = format.fill { _ = styles.intern(fill.style) }
