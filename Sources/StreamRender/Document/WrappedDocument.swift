@@ -95,7 +95,7 @@ public struct HistoryLimits: Hashable, Sendable {
             if !line.joinsPrevious { document.setFormat(line.format) }
             if line.spans.count > 1 { document.reserveOpenParagraph(line.spans.reduce(0) { $0 + $1.text.utf8.count }) }
             for span in line.spans { document.append(span.text, style: span.style) }
-            if !line.continues { document.append("\n") }
+            if !line.continues { document.endLine() }
         }
     }
 

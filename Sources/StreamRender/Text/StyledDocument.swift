@@ -213,6 +213,16 @@ import DequeModule
         appendSanitised(style)
     }
 
+    /// Ends the open paragraph, as appending a line feed does (rendered lines end so:
+    /// without the line feed's trip through the sanitiser).
+    ///
+    /// - Complexity: O(1) amortized.
+    mutating func endLine() {
+        precondition(!isFinished, "append after finish")
+        if sanitizer.isHoldingCR { return append("\n") }
+        closeOpenParagraph(lineFeed: true)
+    }
+
     /// Appends `text` in `style`, interning the style.
     ///
     /// - Complexity: amortized O(n) in the UTF-8 bytes of `text`, plus one hash of the style.
