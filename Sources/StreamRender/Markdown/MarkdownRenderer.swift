@@ -36,12 +36,17 @@ import CMD4C
 
     /// Appends `spans`, merging neighbours of one style (as the renderer's own spans are).
     mutating func append(_ more: [Span]) {
-        for span in more where !span.text.isEmpty {
-            if let last = spans.last, last.style == span.style {
-                spans[spans.count - 1].text += span.text
-            } else {
-                spans.append(span)
-            }
+        for span in more { append(span) }
+    }
+
+    /// Appends `span` (nothing if it is empty), merged into the last span if that has
+    /// its style.
+    mutating func append(_ span: Span) {
+        if span.text.isEmpty { return }
+        if let last = spans.last, last.style == span.style {
+            spans[spans.count - 1].text += span.text
+        } else {
+            spans.append(span)
         }
     }
 }
@@ -311,7 +316,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         return text.withUTF8 { utf8 in
             // Most lines have nothing to sanitise: their pieces are cut from the line as is.
             let needsCleaning = !ControlSanitizer.isClean(utf8)
-            var spans: [StyledLine.Span] = []
+            var line = StyledLine(format: format)
             var done = 0
             func add(upTo end: Int, _ style: Style) {
                 // A token boundary inside a character (a lexer's stray byte) moves past it.
@@ -321,18 +326,14 @@ public struct MarkdownOptions: Hashable, Sendable {
                 var piece = String(decoding: UnsafeBufferPointer(rebasing: utf8[done..<end]), as: UTF8.self)
                 if needsCleaning { piece = clean(piece, tabs: true) }
                 done = end
-                if let last = spans.last, last.style == style {
-                    spans[spans.count - 1].text += piece
-                } else {
-                    spans.append(.init(piece, style: style))
-                }
+                line.append(.init(piece, style: style))
             }
             for token in tokens {
                 add(upTo: token.start, codeBase)
                 add(upTo: token.end, cache.styles[Int(token.kind.rawValue)])
             }
             add(upTo: utf8.count, codeBase)
-            return StyledLine(format: format, spans: spans)
+            return line
         }
     }
 
@@ -1404,21 +1405,16 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
         return lines.map { line in
             // The line's bytes, cut where the spans end; neighbours of one style joined.
-            var result: [StyledLine.Span] = []
+            var result = StyledLine()
             for run in line where !run.isEmpty {
                 var from = clusters[run.lowerBound].start
                 let to = clusters[run.upperBound - 1].end
                 for (n, spanEnd) in spanEnds.enumerated() where spanEnd > from && from < to {
-                    let piece = String(decoding: bytes[from..<min(to, spanEnd)], as: UTF8.self)
-                    if let last = result.last, last.style == spans[n].style {
-                        result[result.count - 1].text += piece
-                    } else {
-                        result.append(.init(piece, style: spans[n].style))
-                    }
+                    result.append(.init(String(decoding: bytes[from..<min(to, spanEnd)], as: UTF8.self), style: spans[n].style))
                     from = min(to, spanEnd)
                 }
             }
-            return (result, line.reduce(0) { $0 + columns($1) })
+            return (result.spans, line.reduce(0) { $0 + columns($1) })
         }
     }
 
