@@ -422,6 +422,10 @@ public struct MarkdownOptions: Hashable, Sendable {
         var root: Node?
         var stack: [Node] = []
         var spanStyles: [Style] = []
+        /// The spans entered and not yet left, innermost last (their styles are
+        /// `spanStyles` after its first). md4c 0.4.8 can leave a span it never entered:
+        /// `[i](~) [n]()~)` leaves a strikethrough; such a leave is ignored.
+        var spanTypes: [MD_SPANTYPE] = []
         var links: [(href: String, line: Int, span: Int, isImage: Bool)] = []
         var lastLeafIsRaw = false
         var structureOnly = false
@@ -438,6 +442,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         struct Buffers {
             var stack: [Node] = []
             var spanStyles: [Style] = []
+            var spanTypes: [MD_SPANTYPE] = []
             var kept: [Bool] = []
         }
 
@@ -447,6 +452,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             if let buffers {
                 stack = buffers.stack
                 spanStyles = buffers.spanStyles
+                spanTypes = buffers.spanTypes
                 kept = buffers.kept
             }
             spanStyles.append(.plain)
@@ -457,9 +463,11 @@ public struct MarkdownOptions: Hashable, Sendable {
             var buffers = Buffers()
             swap(&buffers.stack, &stack)
             swap(&buffers.spanStyles, &spanStyles)
+            swap(&buffers.spanTypes, &spanTypes)
             swap(&buffers.kept, &kept)
             buffers.stack.removeAll(keepingCapacity: true)
             buffers.spanStyles.removeAll(keepingCapacity: true)
+            buffers.spanTypes.removeAll(keepingCapacity: true)
             buffers.kept.removeAll(keepingCapacity: true)
             return buffers
         }
@@ -751,10 +759,13 @@ public struct MarkdownOptions: Hashable, Sendable {
             default: break
             }
             spanStyles.append(style)
+            spanTypes.append(type)
         }
 
         mutating func leaveSpan(_ type: MD_SPANTYPE) {
             if structureOnly { return }
+            guard spanTypes.last == type else { return }
+            spanTypes.removeLast()
             spanStyles.removeLast()
             if type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY, let span = mathSpan {
                 mathSpan = nil

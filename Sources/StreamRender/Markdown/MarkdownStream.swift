@@ -1315,6 +1315,11 @@ struct InlineScanner {
                 }
                 continue
             }
+            if case .destination? = stack.last, b != UInt8(ascii: ")"), b != UInt8(ascii: "\\") {
+                // A link's destination holds no emphasis, code or brackets (`~` in a URL).
+                i += 1
+                continue
+            }
             switch b {
             case UInt8(ascii: "\\"):
                 i += 2
