@@ -35,6 +35,20 @@ public struct InlineView {
     /// Where the final text written so far ends (lines are clipped to start here,
     /// which matters only after a resize re-wrapped a paragraph half written).
     private var finalEnd: TextPosition? = nil
+    /// How the rows of an empty region (every batch of final rows after a frame's
+    /// first) are written; tests compare the bytes of the three.
+    enum NewRows {
+        /// Diffed against a blank frame, like any frame.
+        case diffed
+        /// Drawn in a frame and written cell by cell (``ANSIEncoder/encodeNewRows(of:styles:into:)``).
+        case fromFrame
+        /// Final rows drawn straight into bytes (``RowCells``), live rows as `fromFrame`.
+        case direct
+    }
+    var newRows = NewRows.direct
+    /// A final row's cells, and a frame for a row they cannot hold (reused).
+    private var rowCells = RowCells(width: 1)
+    private var spareRow = Frame(width: 1, height: 0)
     /// Bytes written so far.
     public private(set) var bytesWritten = 0
     /// Frames written so far.
@@ -161,20 +175,32 @@ public struct InlineView {
             swap(&next, &spareNext)
             swap(&previous, &sparePrevious)
         }
+        // An empty region (every batch of final rows after the first of a frame): every
+        // row is new, so its cells are written as they are, without a diff; final rows
+        // without a frame.
+        let fresh = shown.height == 0 && newRows != .diffed
+        let direct = fresh && newRows == .direct
+        assert(shown.height > 0 || written.allSatisfy { $0 == 0 }, "an empty region with written columns")
         next.reset(width: width, height: rows)
-        previous.reset(width: width, height: rows)
-        previous.copyRows(of: shown, from: 0, count: min(rows, shown.height))
         // Final rows only are left to the terminal's wrap: a live row the terminal marked
         // wrapped would stay marked when other text is drawn there later, and the
         // terminal would join it to the next row on a resize or a selection.
-        for (k, line) in finals.enumerated() { draw(line, row: k, in: &next, terminalWraps: true) }
+        if !direct {
+            for (k, line) in finals.enumerated() { draw(line, row: k, in: &next, terminalWraps: true) }
+        }
         for (k, line) in live.enumerated() { draw(line, row: finals.count + k, in: &next) }
         if let statusLine {
             let dim = view.intern(Style(attributes: .dim))
             drawStatus(statusLine, style: dim, row: finals.count + live.count, in: &next)
         }
         if written.count < rows { written += repeatElement(0, count: rows - written.count) }
-        for r in 0..<rows {
+        if fresh {
+            for r in 0..<rows { written[r] = next.textEnd(row: r) }
+        } else {
+            previous.reset(width: width, height: rows)
+            previous.copyRows(of: shown, from: 0, count: min(rows, shown.height))
+        }
+        for r in 0..<rows where !fresh {
             let end = next.textEnd(row: r)
             // A row whose text is replaced (not only extended) is rewritten whole, from
             // its first column to its end: the terminal may have drawn the old text at
@@ -195,17 +221,24 @@ public struct InlineView {
                 if r < shown.height { previous.markRowUnwritten(r) }
             }
         }
-        if let last = finals.last {
-            finalEnd = TextPosition(paragraph: last.paragraph, offset: last.end)
-        }
         encoder.synchronized(&out) { out in
-            diff.compute(from: previous, to: next)
-            encoder.encode(diff.changes, of: next, styles: view.document.styles, into: &out)
+            if direct {
+                writeNewRows(finals: finals, below: next, into: &out)
+            } else if fresh {
+                encoder.encodeNewRows(of: next, styles: view.document.styles, into: &out)
+            } else {
+                diff.compute(from: previous, to: next)
+                encoder.encode(diff.changes, of: next, styles: view.document.styles, into: &out)
+            }
             if done {
                 // Leave the cursor on a fresh line after the answer.
                 let after = finals.count + live.count
                 encoder.move(to: after, 0, frame: Frame(width: width, height: after + 1), styles: view.document.styles, into: &out)
             }
+        }
+        // (Set after the final rows are drawn: they are clipped to start there.)
+        if let last = finals.last {
+            finalEnd = TextPosition(paragraph: last.paragraph, offset: last.end)
         }
         // The final rows are now history: the region starts after them.
         shown.reset(width: width, height: rows - finals.count)
@@ -219,6 +252,39 @@ public struct InlineView {
             encoder.existingRows = 1
             encoder.cursor = (0, 0)
         }
+    }
+
+    /// Writes `finals` on the first rows of an empty region, each drawn straight into
+    /// bytes, and the rows of `frame` after them (live rows, the status line).
+    private mutating func writeNewRows(finals: ArraySlice<VisualLine>, below frame: Frame, into out: inout [UInt8]) {
+        var cells = RowCells(width: 1), spare = Frame(width: 1, height: 0)
+        swap(&cells, &rowCells)
+        swap(&spare, &spareRow)
+        defer {
+            swap(&cells, &rowCells)
+            swap(&spare, &spareRow)
+        }
+        let width = frame.width, styles = view.document.styles
+        var wrapsAbove = false
+        for (k, line) in finals.enumerated() {
+            cells.reset(width: width)
+            draw(line, row: 0, in: &cells, terminalWraps: true)
+            if cells.failed {
+                spare.reset(width: width, height: 2)
+                draw(line, row: 0, in: &spare, terminalWraps: true)
+                cells.take(row: 0, of: spare)
+            }
+            // (As a frame marks it: not the region's last row.)
+            cells.wraps = cells.wraps && k + 1 < frame.height
+            encoder.writeNewRow(k, cells, wrapsAbove: wrapsAbove, styles: styles, into: &out)
+            wrapsAbove = cells.wraps
+        }
+        for r in finals.count..<frame.height {
+            cells.take(row: r, of: frame)
+            encoder.writeNewRow(r, cells, wrapsAbove: r == finals.count ? wrapsAbove : frame.wraps(row: r - 1),
+                                styles: styles, into: &out)
+        }
+        encoder.endFrame(into: &out)
     }
 
     /// Re-wraps at a new width and height and repaints the live region; final lines
@@ -313,7 +379,7 @@ public struct InlineView {
     /// Draws `line` (clipped to what was not yet written as final) on `row`.
     /// `terminalWraps`: a code row cut where the terminal wraps goes on in the next row
     /// by that wrap (final rows, written once).
-    private func draw(_ line: VisualLine, row: Int, in frame: inout Frame, terminalWraps: Bool = false) {
+    private func draw<Sink: CellSink>(_ line: VisualLine, row: Int, in frame: inout Sink, terminalWraps: Bool = false) {
         var clipped = line
         if let finalEnd, line.paragraph == finalEnd.paragraph && finalEnd.offset > line.start {
             clipped.start = min(finalEnd.offset, line.end)

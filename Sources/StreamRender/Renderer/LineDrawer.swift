@@ -11,8 +11,9 @@ enum LineDrawer {
     /// `VisualLine.clipped(revealedTo:)`): its fill starts after the text drawn.
     /// With `terminalWraps`, a row of a paragraph that wraps like a terminal is marked
     /// to go on in the next row by the terminal's own wrap (``Frame/wraps(row:)``).
-    static func draw(_ line: VisualLine, row: Int, in frame: inout Frame, view: WrappedDocument,
-                     splitter: CellSplitter, revealedTo limit: TextPosition? = nil, terminalWraps: Bool = false) {
+    static func draw<Sink: CellSink>(_ line: VisualLine, row: Int, in frame: inout Sink, view: WrappedDocument,
+                                     splitter: CellSplitter, revealedTo limit: TextPosition? = nil,
+                                     terminalWraps: Bool = false) {
         let document = view.document, settings = view.layout.settings
         guard document.paragraphNumbers.contains(line.paragraph) else { return }
         let decoration = view.decoration(of: line)
@@ -22,7 +23,7 @@ enum LineDrawer {
         }
         column = decoration.textColumn
         if line.isReplacement {
-            frame.put("\u{FFFD}", width: 1, row: row, column: column)
+            _ = frame.put("\u{FFFD}", width: 1, style: .plain, row: row, column: column)
             return
         }
         let start = line.start
@@ -58,7 +59,7 @@ enum LineDrawer {
         }
         // A full row cut where the terminal wraps goes on in the next one by that wrap.
         if terminalWraps && column == frame.width && view.continuesByTerminalWrap(line) {
-            frame.setWraps(row: row)
+            frame.setWraps(row: row, true)
         }
         if let fill = decoration.fill {
             var fillCount = decoration.fillCount
@@ -75,28 +76,33 @@ enum LineDrawer {
     /// `origin[k]` of `paragraph` (`from + k` without `origin`), whose style it takes.
     /// (A function of its own: a closure capturing the column and style run checked
     /// each access to them at run time.)
-    private static func cells(_ buf: UnsafeBufferPointer<UInt8>, from: Int = 0, origin: [Int]? = nil,
-                              paragraph: StyledDocument.Paragraph, row: Int, in frame: inout Frame, column: inout Int,
-                              splitter: CellSplitter) {
+    private static func cells<Sink: CellSink>(_ buf: UnsafeBufferPointer<UInt8>, from: Int = 0, origin: [Int]? = nil,
+                                              paragraph: StyledDocument.Paragraph, row: Int, in frame: inout Sink,
+                                              column: inout Int, splitter: CellSplitter) {
         // Offsets rise along the line: the style run is looked up only past its end.
         var run: (style: StyleID, end: Int) = (.plain, Int.min)
         let policy = splitter.policy
         if !policy.ambiguousIsWide && ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) != nil {
             // Every scalar a cell of its own of a width all modes agree on, none a mark:
             // no segmenting (most lines of prose, tables and CJK text).
-            var i = 0
-            while i < buf.count {
-                let first = buf[i]
-                let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
-                defer { i = next }
-                let width = first < 0x80 ? 1 : ParagraphWrapper.simpleScalarWidth(scalar)!
-                guard column + width <= frame.width else { continue }
-                let text = first < 0x80 ? asciiCells[Int(first)]
-                    : String(decoding: UnsafeBufferPointer(rebasing: buf[i..<next]), as: UTF8.self)
-                let offset = origin.map { $0[i] } ?? from + i
-                if offset >= run.end { run = paragraph.styleRun(at: offset) }
-                column = frame.put(text, width: width, style: run.style, row: row, column: column)
+            if Sink.takesRuns && origin == nil {
+                // A run of one style at a time, as bytes.
+                var i = 0
+                while i < buf.count {
+                    if from + i >= run.end { run = paragraph.styleRun(at: from + i) }
+                    let end = min(buf.count, run.end - from)
+                    let text = UnsafeBufferPointer(rebasing: buf[i..<end])
+                    if let columns = ParagraphWrapper.simpleWidth(text, ambiguousIsWide: false), column + columns <= frame.width,
+                       frame.putRun(text, columns: columns, style: run.style, row: row, column: column) {
+                        column += columns
+                    } else {
+                        simpleCells(text, from: from + i, paragraph: paragraph, row: row, in: &frame, column: &column)
+                    }
+                    i = end
+                }
+                return
             }
+            simpleCells(buf, from: from, origin: origin, paragraph: paragraph, row: row, in: &frame, column: &column)
             return
         }
         splitter.forEachCell(in: buf) { range, width in
@@ -108,6 +114,29 @@ enum LineDrawer {
             if first >= 0xCC { text = standalone(text, policy: policy) }
             let offset = origin.map { $0[range.lowerBound] } ?? from + range.lowerBound
             if offset >= run.end { run = paragraph.styleRun(at: offset) }
+            column = frame.put(text, width: width, style: run.style, row: row, column: column)
+        }
+    }
+
+    /// Draws the cells of `buf`, every scalar a cell of a width all modes agree on
+    /// (`ParagraphWrapper.simpleWidth`), one at a time; cells that do not fit are left
+    /// out. Styles as in ``cells(_:from:origin:paragraph:row:in:column:splitter:)``, or
+    /// `style` without a paragraph.
+    private static func simpleCells<Sink: CellSink>(_ buf: UnsafeBufferPointer<UInt8>, from: Int, origin: [Int]? = nil,
+                                                    paragraph: StyledDocument.Paragraph?, style: StyleID = .plain,
+                                                    row: Int, in frame: inout Sink, column: inout Int) {
+        var run: (style: StyleID, end: Int) = (style, paragraph == nil ? Int.max : Int.min)
+        var i = 0
+        while i < buf.count {
+            let first = buf[i]
+            let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
+            defer { i = next }
+            let width = first < 0x80 ? 1 : ParagraphWrapper.simpleScalarWidth(scalar)!
+            guard column + width <= frame.width else { continue }
+            let text = first < 0x80 ? asciiCells[Int(first)]
+                : String(decoding: UnsafeBufferPointer(rebasing: buf[i..<next]), as: UTF8.self)
+            let offset = origin.map { $0[i] } ?? from + i
+            if offset >= run.end, let paragraph { run = paragraph.styleRun(at: offset) }
             column = frame.put(text, width: width, style: run.style, row: row, column: column)
         }
     }
@@ -131,12 +160,21 @@ enum LineDrawer {
     }
 
     /// Draws a prefix or fill piece from `column`; returns the column after it.
-    private static func put(_ piece: ParagraphFormat.Piece, at column: Int, row: Int, in frame: inout Frame,
-                            document: StyledDocument, splitter: CellSplitter) -> Int {
+    private static func put<Sink: CellSink>(_ piece: ParagraphFormat.Piece, at column: Int, row: Int, in frame: inout Sink,
+                                            document: StyledDocument, splitter: CellSplitter) -> Int {
         let style = document.styles.id(of: piece.style)
         var column = column
         var text = piece.text
         text.withUTF8 { buf in
+            // Bullets, quote bars and rules are mostly simple cells: no segmenting (see `cells`).
+            if !splitter.policy.ambiguousIsWide, let columns = ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) {
+                if column + columns <= frame.width, frame.putRun(buf, columns: columns, style: style, row: row, column: column) {
+                    column += columns
+                    return
+                }
+                simpleCells(buf, from: 0, paragraph: nil, style: style, row: row, in: &frame, column: &column)
+                return
+            }
             splitter.forEachCell(in: buf) { range, width in
                 guard column + width <= frame.width else { return }
                 column = frame.put(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self),

@@ -85,6 +85,79 @@ public struct ANSIEncoder: Sendable {
         endFrame(into: &out)
     }
 
+    /// Appends the bytes that draw `frame` on rows that show nothing of it yet (an
+    /// inline region that starts empty): for each row, every cell up to its text end,
+    /// blanks inside the text written as spaces (copied text keeps its indentation),
+    /// and all of a row the terminal's wrap continues; then the pen and link reset.
+    /// The bytes are those of ``encode(_:of:styles:into:)`` applied to a diff against a
+    /// blank frame with those cells marked unwritten, made without the diff and the
+    /// list of changes (a frame of final rows, the most cells a view writes, went
+    /// through both).
+    ///
+    /// - Complexity: O(c) in the cells up to each row's text end, plus the bytes written.
+    mutating func encodeNewRows(of frame: Frame, styles: StyleTable, into out: inout [UInt8]) {
+        for row in 0..<frame.height {
+            writeNewRow(row, RowCells(row: row, of: frame), wrapsAbove: frame.wraps(row: row - 1), styles: styles, into: &out)
+        }
+        endFrame(into: &out)
+    }
+
+    /// Appends the bytes that draw `cells` on `row`, which shows nothing yet: as
+    /// ``encodeNewRows(of:styles:into:)`` draws a row of a frame, the pen left as the
+    /// last cell set it. `wrapsAbove`: the row before goes on in this one by the
+    /// terminal's wrap.
+    ///
+    /// - Complexity: O(n) in the row's bytes and style runs.
+    mutating func writeNewRow(_ row: Int, _ cells: RowCells, wrapsAbove: Bool, styles: StyleTable,
+                              into out: inout [UInt8]) {
+        let width = cells.width
+        let content = cells.content
+        // Every cell is written, from column 0, up to the last that is not a plain blank
+        // (a row going on by the wrap: up to the row's end, or erased from there).
+        if content.column > 0 || (cells.wraps && width < 4) {
+            if wrapsAbove, let at = cursor, at.row == row - 1, at.column == width {
+                // The terminal's own wrap takes the text on (see `encode`).
+                cursor = (row, 0)
+                if let existing = existingRows, row >= existing { existingRows = row + 1 }
+            }
+            moveToNewRow(row, width: width, styles: styles, into: &out)
+        }
+        var from = 0
+        for run in cells.runs where from < content.bytes {
+            let end = min(run.end, content.bytes)
+            if run.style != penCellStyle {
+                let style = styles[run.style]
+                setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
+                penCellStyle = run.style
+            }
+            cells.bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[from..<end])) }
+            from = end
+        }
+        if content.column > 0 { cursor = (row, min(width, content.column)) }
+        guard cells.wraps && content.column < width else { return }
+        if width - content.column >= 4 {
+            moveToNewRow(row, column: content.column, width: width, styles: styles, into: &out)
+            setPen(.plain, link: nil, into: &out)
+            out.append(contentsOf: [0x1B, 0x5B, 0x4B])  // CSI K
+            return
+        }
+        if penCellStyle != .plain {
+            setPen(.plain, link: nil, into: &out)
+            penCellStyle = .plain
+        }
+        out.append(contentsOf: repeatElement(0x20, count: width - content.column))
+        cursor = (row, width)
+    }
+
+    /// Moves to `column` of `row` unless the cursor is there (it mostly is).
+    private mutating func moveToNewRow(_ row: Int, column: Int = 0, width: Int, styles: StyleTable, into out: inout [UInt8]) {
+        if let at = cursor, at.row == row, at.column == column, column < width, existingRows.map({ row < $0 }) ?? true {
+            return
+        }
+        // (Only `width` is read of the frame: no cells are rewritten to reach a row's start.)
+        move(to: row, column, frame: Frame(width: width, height: 0), styles: styles, into: &out)
+    }
+
     /// Resets the pen and closes any link (every frame ends so).
     ///
     /// - Complexity: O(1).
@@ -125,7 +198,8 @@ public struct ANSIEncoder: Sendable {
             setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
             penCellStyle = cell.style
         }
-        out.append(contentsOf: cell.text.utf8)
+        var text = cell.text  // (its bytes in place: appending the UTF-8 view went a byte at a time)
+        text.withUTF8 { out.append(contentsOf: $0) }
         cursor = (at.row, min(frame.width, at.column + Int(cell.width)))
     }
 
