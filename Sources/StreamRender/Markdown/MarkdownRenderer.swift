@@ -423,8 +423,10 @@ public struct MarkdownOptions: Hashable, Sendable {
         var stack: [Node] = []
         var spanStyles: [Style] = []
         /// The spans entered and not yet left, innermost last (their styles are
-        /// `spanStyles` after its first). md4c 0.4.8 can leave a span it never entered:
-        /// `[i](~) [n]()~)` leaves a strikethrough; such a leave is ignored.
+        /// `spanStyles` after its first). md4c 0.4.8 can leave a span it never entered
+        /// (`[i](~) [n]()~)` leaves a strikethrough) and enter one it never leaves
+        /// (`~300 ms, see [docs](http://h.org/~u/)`): see ``leaveSpan(_:)``; a block's
+        /// end ends the spans still open in it.
         var spanTypes: [MD_SPANTYPE] = []
         var links: [(href: String, line: Int, span: Int, isImage: Bool)] = []
         var lastLeafIsRaw = false
@@ -539,6 +541,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
 
         mutating func leave() {
+            while !spanTypes.isEmpty { popSpan() }  // (spans never cross blocks)
             popImplicit()
             guard kept.popLast() ?? true else { return }
             switch stack[stack.count - 1].kind {
@@ -764,8 +767,16 @@ public struct MarkdownOptions: Hashable, Sendable {
 
         mutating func leaveSpan(_ type: MD_SPANTYPE) {
             if structureOnly { return }
-            guard spanTypes.last == type else { return }
-            spanTypes.removeLast()
+            // md4c 0.4.8 pairs spans badly around a link destination that holds a
+            // delimiter: a leave without its enter is ignored; spans entered inside the
+            // one left and never left themselves end with it (as HTML's would).
+            guard let k = spanTypes.lastIndex(of: type) else { return }
+            while spanTypes.count > k { popSpan() }
+        }
+
+        /// Ends the innermost open span.
+        private mutating func popSpan() {
+            let type = spanTypes.removeLast()
             spanStyles.removeLast()
             if type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY, let span = mathSpan {
                 mathSpan = nil

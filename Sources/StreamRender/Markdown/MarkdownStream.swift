@@ -1316,7 +1316,9 @@ struct InlineScanner {
                 continue
             }
             if case .destination? = stack.last, b != UInt8(ascii: ")"), b != UInt8(ascii: "\\") {
-                // A link's destination holds no emphasis, code or brackets (`~` in a URL).
+                // A link's destination holds no emphasis, code or brackets (`~` in a URL);
+                // a space ends it (what follows is a title, or the `(` opened no link).
+                if b == 0x20 || b == 0x09 { stack.removeLast() }
                 i += 1
                 continue
             }

@@ -21,6 +21,28 @@ import Testing
         var stream = MarkdownStream(options: MarkdownOptions(width: 80))
         _ = stream.append("- use [`iftop`](http://www.ex-parrot.com/~pdw/iftop/) or [`nethog")
         #expect(stream.provisionalLines().map(\.plainText) == ["• use iftop (http://www.ex-parrot.com/~pdw/iftop/) or nethog"])
+        // A space ends a destination: what follows it is scanned (and closed) again.
+        var spaced = MarkdownStream(options: MarkdownOptions(width: 80))
+        _ = spaced.append("Read [Note](this is **impor")
+        #expect(spaced.provisionalLines().map(\.plainText) == ["Read [Note](this is impor"])
+    }
+
+    /// The mirror image: md4c enters a span it never leaves when its closer is in a
+    /// link destination (`~300 ms … (http://h.org/~u/)` enters a strikethrough). The
+    /// spans around it end when they are left, and a block's end ends what is still
+    /// open: no style leaks past the emphasis that held it, nor into the next block.
+    @Test func aSpanEnteredAndNeverLeftEndsWithItsBlock() {
+        let renderer = MarkdownRenderer(options: MarkdownOptions(width: 80))
+        let lines = renderer.render("**about ~300 ms, see [docs](http://h.org/~u/) now** then\n\n- next **b** item\n\nlast")
+        func style(of text: String) -> Style? {
+            lines.lazy.flatMap(\.spans).first { $0.text.contains(text) }?.style
+        }
+        let theme = MarkdownTheme.dark
+        #expect(style(of: "about")?.attributes.contains(theme.strong.attributes) == true)
+        #expect(style(of: " then") == .plain, "\(String(describing: style(of: " then")))")
+        #expect(style(of: "next") == .plain && style(of: "last") == .plain)
+        #expect(style(of: "b")?.attributes.contains(.strikethrough) == false)
+        #expect(lines.map(\.plainText).joined(separator: "|").contains("now then"))
     }
 
     /// Finding 7: a table md4c accepted whose header row has more cells than its
