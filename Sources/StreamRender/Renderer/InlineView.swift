@@ -38,9 +38,10 @@ public struct InlineView {
     /// How the rows of an empty region (every batch of final rows after a frame's
     /// first) are written; tests compare the bytes of the three.
     enum NewRows {
-        /// Diffed against a blank frame, like any frame.
+        /// Diffed against a blank frame, like any frame (for tests: the bytes to match).
         case diffed
-        /// Drawn in a frame and written cell by cell (``ANSIEncoder/encodeNewRows(of:styles:into:)``).
+        /// Drawn in a frame and written cell by cell (``ANSIEncoder/encodeNewRows(of:from:wrapsAbove:styles:into:)``;
+        /// for tests).
         case fromFrame
         /// Final rows drawn straight into bytes (``RowCells``), live rows as `fromFrame`.
         case direct
@@ -256,6 +257,8 @@ public struct InlineView {
 
     /// Writes `finals` on the first rows of an empty region, each drawn straight into
     /// bytes, and the rows of `frame` after them (live rows, the status line).
+    ///
+    /// - Complexity: O(n) in the bytes of the lines, plus the frame's rows after them.
     private mutating func writeNewRows(finals: ArraySlice<VisualLine>, below frame: Frame, into out: inout [UInt8]) {
         var cells = RowCells(width: 1), spare = Frame(width: 1, height: 0)
         swap(&cells, &rowCells)
@@ -266,6 +269,7 @@ public struct InlineView {
         }
         let width = frame.width, styles = view.document.styles
         var wrapsAbove = false
+        encoder.startNewRows()
         for (k, line) in finals.enumerated() {
             cells.reset(width: width)
             draw(line, row: 0, in: &cells, terminalWraps: true)
@@ -279,12 +283,7 @@ public struct InlineView {
             encoder.writeNewRow(k, cells, wrapsAbove: wrapsAbove, styles: styles, into: &out)
             wrapsAbove = cells.wraps
         }
-        for r in finals.count..<frame.height {
-            cells.take(row: r, of: frame)
-            encoder.writeNewRow(r, cells, wrapsAbove: r == finals.count ? wrapsAbove : frame.wraps(row: r - 1),
-                                styles: styles, into: &out)
-        }
-        encoder.endFrame(into: &out)
+        encoder.encodeNewRows(of: frame, from: finals.count, wrapsAbove: wrapsAbove, styles: styles, into: &out)
     }
 
     /// Re-wraps at a new width and height and repaints the live region; final lines

@@ -91,6 +91,7 @@ enum LineDrawer {
                 while i < buf.count {
                     if from + i >= run.end { run = paragraph.styleRun(at: from + i) }
                     let end = min(buf.count, run.end - from)
+                    assert(end == buf.count || buf[end] & 0xC0 != 0x80, "a style run ends inside a character")
                     let text = UnsafeBufferPointer(rebasing: buf[i..<end])
                     if let columns = ParagraphWrapper.simpleWidth(text, ambiguousIsWide: false), column + columns <= frame.width,
                        frame.putRun(text, columns: columns, style: run.style, row: row, column: column) {
@@ -122,6 +123,8 @@ enum LineDrawer {
     /// (`ParagraphWrapper.simpleWidth`), one at a time; cells that do not fit are left
     /// out. Styles as in ``cells(_:from:origin:paragraph:row:in:column:splitter:)``, or
     /// `style` without a paragraph.
+    ///
+    /// - Complexity: O(n) in the bytes.
     private static func simpleCells<Sink: CellSink>(_ buf: UnsafeBufferPointer<UInt8>, from: Int, origin: [Int]? = nil,
                                                     paragraph: StyledDocument.Paragraph?, style: StyleID = .plain,
                                                     row: Int, in frame: inout Sink, column: inout Int) {

@@ -7,17 +7,24 @@ protocol CellSink {
     /// at a time through ``put(_:width:style:row:column:)``).
     static var takesRuns: Bool { get }
     /// Puts one cluster of `width` 1 or 2 at `row`, `column`; returns the column after it.
+    ///
+    /// - Complexity: O(n) in the cluster's bytes.
     mutating func put(_ text: String, width: Int, style: StyleID, row: Int, column: Int) -> Int
     /// Puts `text`, cells of one scalar each, `columns` wide in all and all of them
     /// fitting, in `style` from `column`. False when the sink takes no runs.
+    ///
+    /// - Complexity: O(n) in the run's bytes.
     mutating func putRun(_ text: UnsafeBufferPointer<UInt8>, columns: Int, style: StyleID, row: Int, column: Int) -> Bool
     /// Marks `row` as going on in the next row by the terminal's wrap.
+    ///
+    /// - Complexity: O(1).
     mutating func setWraps(row: Int, _ wraps: Bool)
 }
 
 extension Frame: CellSink {
     static var takesRuns: Bool { false }
 
+    /// - Complexity: O(1).
     func putRun(_ text: UnsafeBufferPointer<UInt8>, columns: Int, style: StyleID, row: Int, column: Int) -> Bool {
         false
     }
@@ -93,13 +100,14 @@ struct RowCells: CellSink {
             return false
         }
         if at > column {
-            append(Array(repeating: 0x20, count: at - column)[...], style: .plain)
+            append(repeatElement(0x20, count: at - column), style: .plain)
             column = at
         }
         return true
     }
 
     private mutating func append(_ text: some Collection<UInt8>, style: StyleID) {
+        if text.isEmpty { return }  // (a run of no text would change the pen for nothing)
         bytes.append(contentsOf: text)
         if let last = runs.last, last.style == style {
             runs[runs.count - 1].end = bytes.count
@@ -108,7 +116,9 @@ struct RowCells: CellSink {
         }
     }
 
+    /// - Complexity: O(n) in the cluster's bytes.
     mutating func put(_ text: String, width: Int, style: StyleID, row: Int, column at: Int) -> Int {
+        precondition(at + width <= self.width, "a cell past the row's end")
         guard start(at: at) else { return at + width }
         var text = text
         text.withUTF8 { append($0, style: style) }
@@ -117,7 +127,11 @@ struct RowCells: CellSink {
         return column
     }
 
+    /// Takes every run: true even when the row has failed (the run is dropped then).
+    ///
+    /// - Complexity: O(n) in the run's bytes.
     mutating func putRun(_ text: UnsafeBufferPointer<UInt8>, columns: Int, style: StyleID, row: Int, column at: Int) -> Bool {
+        precondition(at + columns <= width, "a run past the row's end")
         guard start(at: at) else { return true }
         append(text, style: style)
         column += columns
@@ -128,6 +142,7 @@ struct RowCells: CellSink {
         return true
     }
 
+    /// - Complexity: O(1).
     mutating func setWraps(row: Int, _ wraps: Bool) {
         self.wraps = wraps
     }

@@ -65,24 +65,34 @@ public struct ANSIEncoder: Sendable {
             // Erase to the end of the line when every cell from here on is a plain blank.
             if column >= blankTail.from && frame.width - column >= 4 {
                 move(to: row, column, frame: frame, styles: styles, into: &out)
-                setPen(.plain, link: nil, into: &out)
-                out.append(contentsOf: [0x1B, 0x5B, 0x4B])  // CSI K
+                eraseToLineEnd(into: &out)
                 while k < changes.count && changes[k].row == row { k += 1 }
                 continue
             }
-            if column == 0, frame.wraps(row: row - 1), let at = cursor, at.row == row - 1, at.column == frame.width {
-                // Right after the full row it continues (wrap pending): the terminal's own
-                // wrap takes the text on and marks the row wrapped, so no cursor movement.
-                // (A row one short of a wide cluster is reached by a move: terminals
-                // disagree on a wide cluster written in the last column.)
-                cursor = (row, 0)
-                if let existing = existingRows, row >= existing { existingRows = row + 1 }
-            }
+            if column == 0 && frame.wraps(row: row - 1) { takeTerminalWrap(to: row, width: frame.width) }
             move(to: row, column, frame: frame, styles: styles, into: &out)
             write(frame[row, column], frame: frame, styles: styles, into: &out)
             k += 1
         }
         endFrame(into: &out)
+    }
+
+    /// Erases from the cursor to the end of its line, with the pen reset first so the
+    /// cleared cells get the default background.
+    private mutating func eraseToLineEnd(into out: inout [UInt8]) {
+        setPen(.plain, link: nil, into: &out)
+        out.append(contentsOf: [0x1B, 0x5B, 0x4B])  // CSI K
+    }
+
+    /// Column 0 of `row`, which the row before goes on in by the terminal's wrap: right
+    /// after that full row (wrap pending) the terminal's own wrap takes the text on and
+    /// marks the row wrapped, so the cursor is taken there without a move. (A row one
+    /// short of a wide cluster is reached by a move: terminals disagree on a wide
+    /// cluster written in the last column.)
+    private mutating func takeTerminalWrap(to row: Int, width: Int) {
+        guard let at = cursor, at.row == row - 1, at.column == width else { return }
+        cursor = (row, 0)
+        if let existing = existingRows, row >= existing { existingRows = row + 1 }
     }
 
     /// Appends the bytes that draw `frame` on rows that show nothing of it yet (an
@@ -94,18 +104,33 @@ public struct ANSIEncoder: Sendable {
     /// list of changes (a frame of final rows, the most cells a view writes, went
     /// through both).
     ///
+    /// Rows before `first` were written already (``writeNewRow(_:_:wrapsAbove:styles:into:)``),
+    /// the last of them going on in row `first` by the terminal's wrap if `wrapsAbove`.
+    ///
     /// - Complexity: O(c) in the cells up to each row's text end, plus the bytes written.
-    mutating func encodeNewRows(of frame: Frame, styles: StyleTable, into out: inout [UInt8]) {
-        for row in 0..<frame.height {
-            writeNewRow(row, RowCells(row: row, of: frame), wrapsAbove: frame.wraps(row: row - 1), styles: styles, into: &out)
+    mutating func encodeNewRows(of frame: Frame, from first: Int = 0, wrapsAbove: Bool = false, styles: StyleTable,
+                                into out: inout [UInt8]) {
+        if first == 0 { startNewRows() }
+        var cells = RowCells(width: frame.width)
+        for row in first..<frame.height {
+            cells.take(row: row, of: frame)
+            writeNewRow(row, cells, wrapsAbove: row == first ? wrapsAbove : frame.wraps(row: row - 1), styles: styles, into: &out)
         }
         endFrame(into: &out)
     }
 
-    /// Appends the bytes that draw `cells` on `row`, which shows nothing yet: as
-    /// ``encodeNewRows(of:styles:into:)`` draws a row of a frame, the pen left as the
-    /// last cell set it. `wrapsAbove`: the row before goes on in this one by the
-    /// terminal's wrap.
+    /// Starts writing rows with ``writeNewRow(_:_:wrapsAbove:styles:into:)``: the pen is
+    /// looked up again for the first style (ids name styles of the table the rows give).
+    ///
+    /// - Complexity: O(1).
+    mutating func startNewRows() {
+        penCellStyle = nil
+    }
+
+    /// Appends the bytes that draw `cells` on `row`, which shows nothing yet, as
+    /// ``encodeNewRows(of:from:wrapsAbove:styles:into:)`` draws a row of a frame.
+    /// `wrapsAbove`: the row before goes on in this one by the terminal's wrap. After
+    /// ``startNewRows()``; ``endFrame(into:)`` after the last row.
     ///
     /// - Complexity: O(n) in the row's bytes and style runs.
     mutating func writeNewRow(_ row: Int, _ cells: RowCells, wrapsAbove: Bool, styles: StyleTable,
@@ -115,11 +140,7 @@ public struct ANSIEncoder: Sendable {
         // Every cell is written, from column 0, up to the last that is not a plain blank
         // (a row going on by the wrap: up to the row's end, or erased from there).
         if content.column > 0 || (cells.wraps && width < 4) {
-            if wrapsAbove, let at = cursor, at.row == row - 1, at.column == width {
-                // The terminal's own wrap takes the text on (see `encode`).
-                cursor = (row, 0)
-                if let existing = existingRows, row >= existing { existingRows = row + 1 }
-            }
+            if wrapsAbove { takeTerminalWrap(to: row, width: width) }
             moveToNewRow(row, width: width, styles: styles, into: &out)
         }
         var from = 0
@@ -137,8 +158,7 @@ public struct ANSIEncoder: Sendable {
         guard cells.wraps && content.column < width else { return }
         if width - content.column >= 4 {
             moveToNewRow(row, column: content.column, width: width, styles: styles, into: &out)
-            setPen(.plain, link: nil, into: &out)
-            out.append(contentsOf: [0x1B, 0x5B, 0x4B])  // CSI K
+            eraseToLineEnd(into: &out)
             return
         }
         if penCellStyle != .plain {
@@ -150,11 +170,15 @@ public struct ANSIEncoder: Sendable {
     }
 
     /// Moves to `column` of `row` unless the cursor is there (it mostly is).
+    ///
+    /// - Complexity: O(1) plus the bytes written.
     private mutating func moveToNewRow(_ row: Int, column: Int = 0, width: Int, styles: StyleTable, into out: inout [UInt8]) {
         if let at = cursor, at.row == row, at.column == column, column < width, existingRows.map({ row < $0 }) ?? true {
             return
         }
-        // (Only `width` is read of the frame: no cells are rewritten to reach a row's start.)
+        // Only `width` is read of the frame: a move to a row's start, or to where the
+        // cursor is, rewrites no cells (which a frame without rows does not have).
+        assert(column == 0 || cursor.map { $0.row == row && $0.column == column } == true, "a new row's move rewrites cells")
         move(to: row, column, frame: Frame(width: width, height: 0), styles: styles, into: &out)
     }
 

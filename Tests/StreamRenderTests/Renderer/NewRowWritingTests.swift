@@ -93,14 +93,20 @@ import Testing
     /// Streams `pieces` through an inline view writing new rows `how`, a frame after
     /// the pieces `frameAt` picks; returns every frame's bytes.
     static func frames(_ pieces: [String], width: Int, height: Int, policy: WidthPolicy, capabilities: TerminalCapabilities,
-                       markdown: MarkdownOptions?, how: InlineView.NewRows, frameAt: Set<Int>) -> [[UInt8]] {
+                       markdown: MarkdownOptions?, how: InlineView.NewRows, frameAt: Set<Int>, status: String? = nil,
+                       resize: (at: Int, width: Int)? = nil) -> [[UInt8]] {
         var view = InlineView(settings: LayoutSettings(width: width, policy: policy), height: height,
                               capabilities: capabilities, markdown: markdown)
         view.newRows = how
+        view.status = status
         var frames: [[UInt8]] = []
         for (k, piece) in pieces.enumerated() {
             view.append(piece)
-            if frameAt.contains(k) {
+            if let resize, resize.at == k {
+                var out: [UInt8] = []
+                view.resize(to: LayoutSettings(width: resize.width, policy: policy), height: height, into: &out)
+                frames.append(out)
+            } else if frameAt.contains(k) {
                 var out: [UInt8] = []
                 view.frame(into: &out)
                 frames.append(out)
@@ -129,12 +135,17 @@ import Testing
                 let policy = [WidthPolicy.grapheme, .wcwidth].randomElement(using: &rng)!
                 let capabilities = [TerminalCapabilities.full, .full.withoutHyperlinks, TerminalCapabilities()].randomElement(using: &rng)!
                 let markdown = name.hasPrefix("random") && Bool.random(using: &rng)
-                    ? nil : MarkdownOptions(codeWrapsLikeTerminal: Bool.random(using: &rng))
+                    ? nil : MarkdownOptions(theme: [MarkdownTheme.dark, .monochrome].randomElement(using: &rng)!, hyperlinks: Bool.random(using: &rng),
+                                            codeWrapsLikeTerminal: Bool.random(using: &rng))
                 let pieces = randomPieces(text, using: &rng, maxScalars: [12, 400, 4000].randomElement(using: &rng)!)
                 let frameAt = Set(pieces.indices.filter { _ in Int.random(in: 0...3, using: &rng) == 0 })
+                // A status line below the region, a resize while it streams.
+                let status = Bool.random(using: &rng) ? "⠋ 1.2 s · 40 tok/s" : nil
+                let resize = Bool.random(using: &rng)
+                    ? (at: Int.random(in: 0..<pieces.count, using: &rng), width: [5, 30, 61].randomElement(using: &rng)!) : nil
                 let run = { (how: InlineView.NewRows) in
                     Self.frames(pieces, width: width, height: height, policy: policy, capabilities: capabilities,
-                                markdown: markdown, how: how, frameAt: frameAt)
+                                markdown: markdown, how: how, frameAt: frameAt, status: status, resize: resize)
                 }
                 let diffed = run(.diffed)
                 for how in [InlineView.NewRows.fromFrame, .direct] {
