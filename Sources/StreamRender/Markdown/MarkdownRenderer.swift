@@ -317,22 +317,34 @@ public struct MarkdownOptions: Hashable, Sendable {
             // Most lines have nothing to sanitise: their pieces are cut from the line as is.
             let needsCleaning = !ControlSanitizer.isClean(utf8)
             var line = StyledLine(format: format)
-            var done = 0
+            // Pieces of one style are joined before a string is made of them (most
+            // neighbouring tokens share a style: a string each, then joined, cost more).
+            var done = 0, pieceStart = 0
+            var pieceStyle = codeBase
+            func flush() {
+                guard done > pieceStart else { return }
+                var piece = String(decoding: UnsafeBufferPointer(rebasing: utf8[pieceStart..<done]), as: UTF8.self)
+                if needsCleaning { piece = clean(piece, tabs: true) }
+                line.append(.init(piece, style: pieceStyle))
+                pieceStart = done
+            }
             func add(upTo end: Int, _ style: Style) {
                 // A token boundary inside a character (a lexer's stray byte) moves past it.
                 var end = min(end, utf8.count)
                 guard end > done else { return }  // (a token before the last: nothing more)
                 while end < utf8.count && utf8[end] & 0xC0 == 0x80 { end += 1 }
-                var piece = String(decoding: UnsafeBufferPointer(rebasing: utf8[done..<end]), as: UTF8.self)
-                if needsCleaning { piece = clean(piece, tabs: true) }
+                if style != pieceStyle {
+                    flush()
+                    pieceStyle = style
+                }
                 done = end
-                line.append(.init(piece, style: style))
             }
             for token in tokens {
                 add(upTo: token.start, codeBase)
                 add(upTo: token.end, cache.styles[Int(token.kind.rawValue)])
             }
             add(upTo: utf8.count, codeBase)
+            flush()
             return line
         }
     }
