@@ -187,7 +187,9 @@ struct ParagraphWrapper {
     }
 
     /// The width of `scalar` if it is in one of the ranges the wrapper's fast path
-    /// takes, with ambiguous characters narrow: Latin-1 (not the soft hyphen), dashes,
+    /// takes, with ambiguous characters narrow: Latin-1 (not the soft hyphen), Latin
+    /// Extended-A and -B, the Greek and Cyrillic letters (not Cyrillic's combining
+    /// marks U+0483-U+0489), dashes,
     /// quotes and bullets (U+2010-U+2027), superscripts and subscripts, box drawing
     /// (one column); CJK punctuation, kana, ideographs, Hangul syllables and
     /// fullwidth forms (two). None of them joins a neighbour into a cluster (no
@@ -197,6 +199,7 @@ struct ParagraphWrapper {
     static func simpleScalarWidth(_ scalar: UInt32) -> Int? {
         switch scalar {
         case 0xA1...0xFF where scalar != 0xAD: return 1
+        case 0x100...0x24F, 0x386, 0x388...0x38A, 0x38C, 0x38E...0x3A1, 0x3A3...0x3CE, 0x400...0x481, 0x48A...0x52F: return 1
         case 0x2010...0x2027, 0x2070...0x2071, 0x2074...0x208E, 0x2090...0x209C, 0x2500...0x257F: return 1
         case 0x3001...0x3029, 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FE, 0x4E00...0x9FFF,
              0xAC00...0xD7A3, 0xFF01...0xFF60: return 2

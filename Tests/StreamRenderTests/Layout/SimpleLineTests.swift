@@ -51,11 +51,11 @@ import Testing
     /// stands as a cluster of its own beside any other (one sample of each range, and
     /// Hangul syllables with and without a final consonant).
     @Test func everySimpleScalarIsItsOwnClusterOfTheWidthEveryModeGives() {
-        let ranges: [ClosedRange<UInt32>] = [0xA0...0x100, 0x2000...0x20A0, 0x2500...0x2580, 0x3000...0x3100,
+        let ranges: [ClosedRange<UInt32>] = [0xA0...0x100, 0x100...0x530, 0x2000...0x20A0, 0x2500...0x2580, 0x3000...0x3100,
                                              0x4E00...0x9FFF, 0xAC00...0xD7A4, 0xFF00...0xFF61]
         let taken = ranges.flatMap { $0 }.compactMap(Unicode.Scalar.init).filter { ParagraphWrapper.simpleScalarWidth($0.value) != nil }
         #expect(taken.count > 30_000)
-        let neighbours = ["a", " ", "é", "—", "₂", "─", "、", "か", "カ", "中", "가", "각", "Ａ"]
+        let neighbours = ["a", " ", "é", "ą", "Ω", "ж", "—", "₂", "─", "、", "か", "カ", "中", "가", "각", "Ａ"]
         let policies = WidthPolicy.Mode.allCases.map { WidthPolicy(mode: $0) }
         for scalar in taken {
             let alone = String(scalar)
@@ -69,7 +69,8 @@ import Testing
             }
         }
         // Ranges' neighbours that join or differ stay out.
-        for excluded: UInt32 in [0xA0, 0xAD, 0x200B, 0x200D, 0x2028, 0x2029, 0x3000, 0x302A, 0x3099, 0x309A, 0xFF9E] {
+        for excluded: UInt32 in [0xA0, 0xAD, 0x300, 0x36F, 0x378, 0x3A2, 0x483, 0x489, 0x200B, 0x200D, 0x2028, 0x2029, 0x3000,
+                                 0x302A, 0x3099, 0x309A, 0xFF9E] {
             #expect(ParagraphWrapper.simpleScalarWidth(excluded) == nil, "U+\(String(excluded, radix: 16))")
         }
     }
