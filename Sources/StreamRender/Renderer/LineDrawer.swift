@@ -85,25 +85,11 @@ enum LineDrawer {
         if !policy.ambiguousIsWide && ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) != nil {
             // Every scalar a cell of its own of a width all modes agree on, none a mark:
             // no segmenting (most lines of prose, tables and CJK text).
-            if Sink.takesRuns && origin == nil {
-                // A run of one style at a time, as bytes.
-                var i = 0
-                while i < buf.count {
-                    if from + i >= run.end { run = paragraph.styleRun(at: from + i) }
-                    let end = min(buf.count, run.end - from)
-                    assert(end == buf.count || buf[end] & 0xC0 != 0x80, "a style run ends inside a character")
-                    let text = UnsafeBufferPointer(rebasing: buf[i..<end])
-                    if let columns = ParagraphWrapper.simpleWidth(text, ambiguousIsWide: false), column + columns <= frame.width,
-                       frame.putRun(text, columns: columns, style: run.style, row: row, column: column) {
-                        column += columns
-                    } else {
-                        simpleCells(text, from: from + i, paragraph: paragraph, row: row, in: &frame, column: &column)
-                    }
-                    i = end
-                }
-                return
+            if origin == nil {
+                simpleRuns(buf, from: from, paragraph: paragraph, row: row, in: &frame, column: &column)
+            } else {
+                simpleCells(buf, from: from, origin: origin, paragraph: paragraph, row: row, in: &frame, column: &column)
             }
-            simpleCells(buf, from: from, origin: origin, paragraph: paragraph, row: row, in: &frame, column: &column)
             return
         }
         splitter.forEachCell(in: buf) { range, width in
@@ -116,6 +102,35 @@ enum LineDrawer {
             let offset = origin.map { $0[range.lowerBound] } ?? from + range.lowerBound
             if offset >= run.end { run = paragraph.styleRun(at: offset) }
             column = frame.put(text, width: width, style: run.style, row: row, column: column)
+        }
+    }
+
+    /// Draws `buf`, every scalar a cell of a width all modes agree on, in the styles of
+    /// `paragraph` from its offset `from` (or `style` without a paragraph): into a sink
+    /// that takes runs, a run of one style at a time, as bytes; else (or for a run that
+    /// does not fit) as ``simpleCells(_:from:origin:paragraph:style:row:in:column:)``.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    private static func simpleRuns<Sink: CellSink>(_ buf: UnsafeBufferPointer<UInt8>, from: Int,
+                                                   paragraph: StyledDocument.Paragraph?, style: StyleID = .plain,
+                                                   row: Int, in frame: inout Sink, column: inout Int) {
+        guard Sink.takesRuns else {
+            return simpleCells(buf, from: from, paragraph: paragraph, style: style, row: row, in: &frame, column: &column)
+        }
+        var run: (style: StyleID, end: Int) = (style, paragraph == nil ? from + buf.count : Int.min)
+        var i = 0
+        while i < buf.count {
+            if from + i >= run.end, let paragraph { run = paragraph.styleRun(at: from + i) }
+            let end = min(buf.count, run.end - from)
+            assert(end == buf.count || buf[end] & 0xC0 != 0x80, "a style run ends inside a character")
+            let text = UnsafeBufferPointer(rebasing: buf[i..<end])
+            if let columns = ParagraphWrapper.simpleWidth(text, ambiguousIsWide: false), column + columns <= frame.width,
+               frame.putRun(text, columns: columns, style: run.style, row: row, column: column) {
+                column += columns
+            } else {
+                simpleCells(text, from: from + i, paragraph: paragraph, style: run.style, row: row, in: &frame, column: &column)
+            }
+            i = end
         }
     }
 
@@ -170,13 +185,8 @@ enum LineDrawer {
         var text = piece.text
         text.withUTF8 { buf in
             // Bullets, quote bars and rules are mostly simple cells: no segmenting (see `cells`).
-            if !splitter.policy.ambiguousIsWide, let columns = ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) {
-                if column + columns <= frame.width, frame.putRun(buf, columns: columns, style: style, row: row, column: column) {
-                    column += columns
-                    return
-                }
-                simpleCells(buf, from: 0, paragraph: nil, style: style, row: row, in: &frame, column: &column)
-                return
+            if !splitter.policy.ambiguousIsWide && ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) != nil {
+                return simpleRuns(buf, from: 0, paragraph: nil, style: style, row: row, in: &frame, column: &column)
             }
             splitter.forEachCell(in: buf) { range, width in
                 guard column + width <= frame.width else { return }

@@ -36,9 +36,14 @@ public struct Cell: Hashable, Sendable, CustomStringConvertible {
 
     public var isContinuation: Bool { width == 0 }
     /// A space in the plain style (what erase-to-end-of-line produces).
-    public var isPlainBlank: Bool {
+    public var isPlainBlank: Bool { Self.isPlainBlank(text, style: style) }
+
+    /// Whether a cell of `text` in `style` is a plain blank (see ``isPlainBlank``).
+    ///
+    /// - Complexity: O(1).
+    static func isPlainBlank(_ text: String, style: StyleID) -> Bool {
         guard style == .plain else { return false }
-        if Self.sameStorage(text, Self.blank.text) { return true }
+        if sameStorage(text, blank.text) { return true }
         return text.utf8.count == 1 && text.utf8.first == 0x20
     }
 

@@ -123,7 +123,7 @@ struct RowCells: CellSink {
         var text = text
         text.withUTF8 { append($0, style: style) }
         column += width
-        if style != .plain || text.utf8.count != 1 || text.utf8.first != 0x20 { content = (bytes.count, column) }
+        if !Cell.isPlainBlank(text, style: style) { content = (bytes.count, column) }
         return column
     }
 

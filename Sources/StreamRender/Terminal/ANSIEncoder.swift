@@ -146,11 +146,7 @@ public struct ANSIEncoder: Sendable {
         var from = 0
         for run in cells.runs where from < content.bytes {
             let end = min(run.end, content.bytes)
-            if run.style != penCellStyle {
-                let style = styles[run.style]
-                setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
-                penCellStyle = run.style
-            }
+            setCellPen(run.style, styles: styles, into: &out)
             cells.bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[from..<end])) }
             from = end
         }
@@ -161,10 +157,7 @@ public struct ANSIEncoder: Sendable {
             eraseToLineEnd(into: &out)
             return
         }
-        if penCellStyle != .plain {
-            setPen(.plain, link: nil, into: &out)
-            penCellStyle = .plain
-        }
+        setCellPen(.plain, styles: styles, into: &out)
         out.append(contentsOf: repeatElement(0x20, count: width - content.column))
         cursor = (row, width)
     }
@@ -217,14 +210,21 @@ public struct ANSIEncoder: Sendable {
         precondition(!cell.isContinuation, "a continuation is written by its wide cluster")
         guard let at = cursor else { preconditionFailure("write with an unknown cursor") }
         precondition(!(cell.width == 2 && at.column == frame.width - 1), "a wide cluster in the last column")
-        if cell.style != penCellStyle {
-            let style = styles[cell.style]
-            setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
-            penCellStyle = cell.style
-        }
+        setCellPen(cell.style, styles: styles, into: &out)
         var text = cell.text  // (its bytes in place: appending the UTF-8 view went a byte at a time)
         text.withUTF8 { out.append(contentsOf: $0) }
         cursor = (at.row, min(frame.width, at.column + Int(cell.width)))
+    }
+
+    /// Sets the pen for a cell in style `id` of `styles`, unless the last cell written
+    /// had that style and nothing changed the pen since.
+    ///
+    /// - Complexity: O(1) plus the bytes written.
+    private mutating func setCellPen(_ id: StyleID, styles: StyleTable, into out: inout [UInt8]) {
+        guard id != penCellStyle else { return }
+        let style = styles[id]
+        setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
+        penCellStyle = id
     }
 
     // MARK: - Cursor

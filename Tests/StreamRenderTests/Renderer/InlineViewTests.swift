@@ -17,27 +17,37 @@ import Testing
         var view = InlineView(settings: LayoutSettings(width: width, policy: policy), height: height,
                               capabilities: .full)
         var model = ModelTerminal(width: width, height: height, policy: policy)
+        drive(&view, pieces, policy: policy, height: height, frameAt: { $0 % frameEvery == 0 }, resize: resize,
+              // The terminal changes width (re-wrapping its rows) before the view hears of it.
+              beforeResize: { model.resize(width: $0) }, observe: observe) { model.apply($0) }
+        let transcript = (model.scrollback + model.rows.prefix(model.row)).map(trimmed)
+        return (transcript, model, view)
+    }
+
+    /// Streams `pieces` through `view`: after piece `k`, a resize to `resize.width` if
+    /// `k` is `resize.at` (`beforeResize` told first), else a frame if `frameAt(k)`;
+    /// then the end and its frame. `written` gets the bytes of each write.
+    static func drive(_ view: inout InlineView, _ pieces: [String], policy: WidthPolicy, height: Int,
+                      frameAt: (Int) -> Bool, resize: (at: Int, width: Int)? = nil, beforeResize: (Int) -> Void = { _ in },
+                      observe: (InlineView) -> Void = { _ in }, written: ([UInt8]) -> Void) {
         for (k, piece) in pieces.enumerated() {
             view.append(piece)
             observe(view)
+            var out: [UInt8] = []
             if let resize, k == resize.at {
-                // The terminal changes width (re-wrapping its rows) before the view hears of it.
-                var out: [UInt8] = []
-                model.resize(width: resize.width)
+                beforeResize(resize.width)
                 view.resize(to: LayoutSettings(width: resize.width, policy: policy), height: height, into: &out)
-                model.apply(out)
-            } else if k % frameEvery == 0 {
-                var out: [UInt8] = []
+            } else if frameAt(k) {
                 view.frame(into: &out)
-                model.apply(out)
+            } else {
+                continue
             }
+            written(out)
         }
         view.finish()
         var out: [UInt8] = []
         view.frame(into: &out)
-        model.apply(out)
-        let transcript = (model.scrollback + model.rows.prefix(model.row)).map(trimmed)
-        return (transcript, model, view)
+        written(out)
     }
 
     /// The final layout's lines as a terminal shows them (cells joined: zero-width

@@ -100,22 +100,8 @@ import Testing
         view.newRows = how
         view.status = status
         var frames: [[UInt8]] = []
-        for (k, piece) in pieces.enumerated() {
-            view.append(piece)
-            if let resize, resize.at == k {
-                var out: [UInt8] = []
-                view.resize(to: LayoutSettings(width: resize.width, policy: policy), height: height, into: &out)
-                frames.append(out)
-            } else if frameAt.contains(k) {
-                var out: [UInt8] = []
-                view.frame(into: &out)
-                frames.append(out)
-            }
-        }
-        view.finish()
-        var out: [UInt8] = []
-        view.frame(into: &out)
-        frames.append(out)
+        InlineViewTests.drive(&view, pieces, policy: policy, height: height, frameAt: { frameAt.contains($0) },
+                              resize: resize) { frames.append($0) }
         return frames
     }
 
