@@ -989,6 +989,17 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// as GitHub reads them.
     static func alert(of first: Node) -> (kind: AlertKind, rest: Node?)? {
         guard case .paragraph = first.kind, let line = first.lines.first else { return nil }
+        // Most quotes are no alert: their first bytes after spaces are not `[!`
+        // (known without joining the line).
+        var opening: (UInt8, UInt8, count: Int) = (0, 0, 0)
+        search: for span in line {
+            for b in span.text.utf8 where !(opening.count == 0 && b == 0x20) {
+                if opening.count == 0 { opening.0 = b } else { opening.1 = b }
+                opening.count += 1
+                if opening.count == 2 { break search }
+            }
+        }
+        guard opening.0 == UInt8(ascii: "["), opening.1 == UInt8(ascii: "!") else { return nil }
         let joined = Array(line.map(\.text).joined().utf8)
         let headBytes = first.firstSoftBreak ?? joined.count
         let head = String(decoding: joined[..<headBytes], as: UTF8.self)
@@ -1215,7 +1226,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                             s.style = base.merged(with: header ? headerStyle.merged(with: s.style) : s.style)
                             return s
                         }
-                        row.cells.append(Array(spans))
+                        row.cells.append(spans)
                         row.widths.append(spans.reduce(0) { $0 + measure($1.text) })
                         row.aligns.append(align)
                     }
@@ -1275,8 +1286,20 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 
     private func tableRule(_ left: String, _ mid: String, _ right: String, _ grid: TableGrid) -> StyledLine {
-        let text = left + grid.widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: mid) + right
-        return StyledLine(spans: [.init(text, style: options.theme.tableBorder)])
+        // Built as bytes: `String(repeating:count:)` of a 3-byte character, per column
+        // and rule, was a twentieth of a table's rendering.
+        var bytes = Array(left.utf8)
+        bytes.reserveCapacity(bytes.count + 3 * (grid.widths.reduce(0, +) + 3 * grid.widths.count))
+        for (c, width) in grid.widths.enumerated() {
+            if c > 0 { bytes += mid.utf8 }
+            for _ in 0..<(width + 2) {  // ─
+                bytes.append(0xE2)
+                bytes.append(0x94)
+                bytes.append(0x80)
+            }
+        }
+        bytes += right.utf8
+        return StyledLine(spans: [.init(String(decoding: bytes, as: UTF8.self), style: options.theme.tableBorder)])
     }
 
     /// The line under a table's last row (none for records).
@@ -1301,20 +1324,20 @@ public struct MarkdownOptions: Hashable, Sendable {
         let height = wrapped.lazy.map { $0.count }.max() ?? 1
         var lines: [StyledLine] = []
         for r in 0..<height {
-            var spans: [StyledLine.Span] = []
-            spans.reserveCapacity(4 * grid.columns + 1)  // a border, padding, text, padding a cell
-            spans.append(.init("│ ", style: border))
+            var line = StyledLine()
+            line.spans.reserveCapacity(2 * grid.columns + 1)  // a border and a text a cell, mostly
+            line.append(.init("│ ", style: border))
             for c in 0..<grid.columns {
                 let piece = r < wrapped[c].count ? wrapped[c][r] : (spans: [], width: 0)
                 let room = widths[c] - piece.width
                 let align = c < row.aligns.count ? row.aligns[c] : 0
                 let left = align == 3 ? room : align == 2 ? room / 2 : 0
-                if left > 0 { spans.append(.init(Self.spaces(left))) }
-                spans += piece.spans
-                if room - left > 0 { spans.append(.init(Self.spaces(room - left))) }
-                spans.append(.init(c == grid.columns - 1 ? " │" : " │ ", style: border))
+                if left > 0 { line.append(.init(Self.spaces(left))) }
+                line.append(piece.spans)
+                if room - left > 0 { line.append(.init(Self.spaces(room - left))) }
+                line.append(.init(c == grid.columns - 1 ? " │" : " │ ", style: border))
             }
-            lines.append(StyledLine(spans: merge(spans)))
+            lines.append(line)
         }
         return lines
     }
@@ -1370,9 +1393,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// Greedy word wrap of a cell's spans (`total` columns wide) at `width` columns (a
     /// word longer than the width is cut between clusters).
     private func wrap(_ spans: [StyledLine.Span], total: Int, width: Int) -> [(spans: [StyledLine.Span], width: Int)] {
-        // Most cells fit their column: one line, the spans as they are (same-style
-        // neighbours joined, as the cluster path below joins them).
-        if total <= width { return [(merge(spans), total)] }
+        // Most cells fit their column: one line, the spans as they are (the row's line
+        // joins same-style neighbours and drops empty spans).
+        if total <= width { return [(spans, total)] }
         // The cells' bytes in one buffer; clusters as offsets into it (a String per
         // cluster, and per word moved, made this a tenth of a document with a table).
         var bytes: [UInt8] = []
