@@ -170,8 +170,11 @@ enum LineDrawer {
     /// - Complexity: O(1).
     static func standalone(_ text: String, policy: WidthPolicy = .grapheme) -> String {
         // Arrows, operators, box drawing, shapes, symbols (U+2190-U+2BFF) hold no mark.
+        // Nor do the wrapper's simple scalars (kana, ideographs, Hangul: most cells
+        // here; their property lookups were a twentieth of a live view of CJK text).
         guard let first = text.unicodeScalars.first, first.value >= 0x300,
-              !(0x2190...0x2BFF).contains(first.value) else { return text }
+              !(0x2190...0x2BFF).contains(first.value),
+              ParagraphWrapper.simpleScalarWidth(first.value) == nil else { return text }
         let p = first.properties
         if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return text }
         return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}" ? " " + text : text

@@ -60,6 +60,10 @@ import Testing
         for scalar in taken {
             let alone = String(scalar)
             let width = ParagraphWrapper.simpleScalarWidth(scalar.value)!
+            // No mark (`LineDrawer.standalone` writes them as they are, unlooked-up).
+            let p = scalar.properties
+            #expect(!p.isGraphemeExtend && p.generalCategory != .spacingMark && p.generalCategory != .nonspacingMark
+                    && p.generalCategory != .enclosingMark, "U+\(String(scalar.value, radix: 16)) is a mark")
             for policy in policies {
                 #expect(DisplayWidth.of(alone, policy: policy) == width, "U+\(String(scalar.value, radix: 16)) \(policy)")
             }
