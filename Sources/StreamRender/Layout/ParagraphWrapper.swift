@@ -230,6 +230,13 @@ struct ParagraphWrapper {
             isDone = true
             return
         }
+        if usesOnePass && segmented == 0 && closed && !cutsAnywhere {
+            if DisplayWidth.isPrintableASCII(text) { return wrapSimple(text, ascii: true, breakers: breakers, emit: emit) }
+            if min(firstLineWidth, otherLineWidth) >= 2,
+               Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide) != nil {
+                return wrapSimple(text, ascii: false, breakers: breakers, emit: emit)
+            }
+        }
         segment(text, closed: closed, breakers: breakers)
         while pendingHead < pending.count {
             let c = pending[pendingHead]
@@ -246,6 +253,74 @@ struct ParagraphWrapper {
             commitLine(upTo: line.count, trimSpaces: false, nextStart: text.count, emit)
             isDone = true
         }
+    }
+
+    /// Whether a complete paragraph of simple text is laid out in one pass
+    /// (``wrapSimple(_:ascii:breakers:emit:)``); tests turn it off to compare.
+    var usesOnePass = true
+
+    /// Lays out a complete paragraph of simple text (``simpleWidth(_:ambiguousIsWide:)``:
+    /// every scalar a cluster of its own of a known width, no tab, no mandatory break)
+    /// in one pass over its opportunities. The lines are the cluster-by-cluster path's
+    /// (tests compare the two): a line from `s` ends at the last opportunity up to the
+    /// first scalar that is not a space and does not fit, else right before it;
+    /// trailing spaces dropped, and at the end only those past the edge. That path
+    /// placed a cluster per byte of ASCII: a quarter of the plain output of answers.
+    /// With `ascii`, the text is printable ASCII: a column a byte.
+    ///
+    /// - Precondition: no scalar is wider than a line (true of ASCII; the caller
+    ///   checks lines of 2 columns or more otherwise).
+    /// - Complexity: O(n) in the bytes.
+    private mutating func wrapSimple(_ text: UnsafeBufferPointer<UInt8>, ascii: Bool, breakers: LayoutBreakers,
+                                     emit: (VisualLine) -> Void) {
+        opportunities.removeAll(keepingCapacity: true)
+        breakers.line.forEachOpportunity(in: text) { at, _ in opportunities.append(Int32(at)) }
+        let n = text.count
+        func columns(_ range: Range<Int>) -> Int {
+            ascii ? range.count : Self.simpleWidth(UnsafeBufferPointer(rebasing: text[range]), ambiguousIsWide: false)!
+        }
+        /// From `s` on a line of `width`: where the scalars that fit end (`fit`, at
+        /// `column`), and the first scalar that is not a space and does not fit (spaces
+        /// that do not fit hang), or `n`.
+        func measure(from s: Int, width: Int) -> (fit: Int, column: Int, over: Int) {
+            var i = s, column = 0
+            if ascii {
+                i = min(n, s + width)
+                column = i - s
+            } else {
+                while i < n {
+                    let (scalar, next) = DisplayWidth.decodeScalar(text, at: i)
+                    let w = scalar < 0x80 ? 1 : Self.simpleScalarWidth(scalar)!
+                    if column + w > width { break }
+                    column += w
+                    i = next
+                }
+            }
+            var over = i
+            while over < n && text[over] == 0x20 { over += 1 }
+            return (i, column, over)
+        }
+        var s = 0, next = 0
+        var width = firstLineWidth
+        while true {
+            let (fit, column, over) = measure(from: s, width: width)
+            if over >= n {
+                // The last line: spaces past the edge dropped.
+                emit(VisualLine(paragraph: 0, start: s, end: fit, width: column, isReplacement: false))
+                break
+            }
+            while next < opportunities.count && Int(opportunities[next]) <= over { next += 1 }
+            let cut = next > 0 && Int(opportunities[next - 1]) > s ? Int(opportunities[next - 1]) : over
+            var end = cut
+            while end > s && text[end - 1] == 0x20 { end -= 1 }
+            emit(VisualLine(paragraph: 0, start: s, end: end, width: columns(s..<end), isReplacement: false))
+            s = cut
+            width = otherLineWidth
+        }
+        segmented = n
+        lineStart = n
+        onFirstLine = false
+        isDone = true
     }
 
     /// The offset up to which the current line's text can no longer move to another

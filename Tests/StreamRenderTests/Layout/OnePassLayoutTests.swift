@@ -1,0 +1,90 @@
+import Testing
+import TestSupport
+@_spi(Benchmarks) @testable import StreamRender
+
+/// The one-pass layout of a complete paragraph of simple text
+/// (`ParagraphWrapper.wrapSimple`: printable ASCII, or scalars that are clusters of
+/// their own of a known width) against the cluster-by-cluster path it stands in for,
+/// fed the same text whole and in random pieces: the same lines, for words, long runs
+/// without spaces (URLs, hex), numbers, brackets, quotes, hyphens, runs of spaces,
+/// dashes and curly quotes, Latin, Greek, Cyrillic, CJK and fullwidth text, at widths
+/// from 1 column, first and other lines of different widths. Also against the
+/// reference layout, written apart from both.
+@Suite struct OnePassLayoutTests {
+    static let pieces = ["a", "word", "streaming", " ", " ", " ", "  ", "   ", "-", "--", "(", ")", "[x]", "{", "}", "\"", "'",
+                         "!", "?", ",", ".", ";", ":", "/", "%", "$5", "1,234.56", "+", "#", "&", "*", "=", "|", "~", "`",
+                         "https://example.com/a/b-c?x=1&y=2", "e.g.", "don't", "A-B", "x/y", "#1", "(see", "ok)", "10%"]
+    static let simple = ["é", "—", "–", "“", "”", "’", "…", "•", "中文", "日本語", "、", "。", "（", "）", "・", "ｘ", "가각",
+                         "жизнь", "Ωμέγα", "ł", "²", "€5", "«", "»", "°C", "│", "─"]
+
+    static func randomParagraph(using rng: inout SeededGenerator) -> String {
+        var text = ""
+        // Half the paragraphs ASCII alone; the others with simple non-ASCII scalars too.
+        let pool = Bool.random(using: &rng) ? pieces : pieces + simple
+        for _ in 0..<Int.random(in: 0...60, using: &rng) {
+            if Int.random(in: 0..<25, using: &rng) == 0 {
+                // A long run without a space (a URL, a hash): past the wrapper's forced restarts.
+                let run = Int.random(in: 50...300, using: &rng)
+                text += String((0..<run).map { _ in "abcdef0123456789-/._".randomElement(using: &rng)! })
+            } else {
+                text += pool.randomElement(using: &rng)!
+            }
+        }
+        return text
+    }
+
+    /// The lines of `text` from a wrapper of `first`/`other` columns, the one-pass
+    /// layout on or off; off, the text comes in `cuts` pieces before it is complete.
+    static func lines(_ text: [UInt8], first: Int, other: Int, policy: WidthPolicy = .grapheme, onePass: Bool,
+                      cuts: [Int] = []) -> [VisualLine] {
+        var wrapper = ParagraphWrapper(settings: LayoutSettings(width: max(first, other), policy: policy))
+        wrapper.setLineWidths(first: first, other: other)
+        wrapper.usesOnePass = onePass
+        let breakers = LayoutBreakers()
+        var lines: [VisualLine] = []
+        for cut in cuts where cut < text.count {
+            text.withUnsafeBufferPointer { wrapper.advance(UnsafeBufferPointer(rebasing: $0[..<cut]), closed: false,
+                                                           breakers: breakers) { lines.append($0) } }
+        }
+        text.withUnsafeBufferPointer { wrapper.advance($0, closed: true, breakers: breakers) { lines.append($0) } }
+        return lines
+    }
+
+    @Test func onePassGivesTheClusterPathsLines() {
+        let seed = TestSeed.base(0xA5C1_1F00)
+        var rng = SeededGenerator(seed: seed)
+        var multiLine = 0
+        for round in 0..<3_000 {
+            let text = Array(Self.randomParagraph(using: &rng).utf8)
+            let first = Int.random(in: 1...90, using: &rng)
+            let other = Int.random(in: 0..<3, using: &rng) == 0 ? first : Int.random(in: 1...90, using: &rng)
+            var cuts = (0..<Int.random(in: 0...6, using: &rng)).map { _ in Int.random(in: 0...max(0, text.count), using: &rng) }
+            // (The document holds whole scalars: a paragraph so far never ends inside one.)
+            cuts = cuts.map { var c = $0; while c < text.count && c > 0 && text[c] & 0xC0 == 0x80 { c -= 1 }; return c }.sorted()
+            let policy = [WidthPolicy.grapheme, .wcwidth, WidthPolicy(mode: .grapheme, ambiguousIsWide: true)]
+                .randomElement(using: &rng)!
+            let fast = Self.lines(text, first: first, other: other, policy: policy, onePass: true)
+            let whole = Self.lines(text, first: first, other: other, policy: policy, onePass: false)
+            let pieces = Self.lines(text, first: first, other: other, policy: policy, onePass: false, cuts: cuts)
+            #expect(fast == whole, "seed \(seed) round \(round) widths \(first)/\(other) \(policy): \(String(decoding: text, as: UTF8.self))")
+            #expect(fast == pieces, "seed \(seed) round \(round) widths \(first)/\(other) cuts \(cuts)")
+            if first == other {
+                #expect(fast == ReferenceLayout.lines(text, settings: LayoutSettings(width: first, policy: policy)),
+                        "seed \(seed) round \(round) width \(first) against the reference")
+            }
+            if fast.count > 1 { multiLine += 1 }
+        }
+        #expect(multiLine > 1_500)  // most paragraphs wrap: the one-pass path is what is tested
+    }
+
+    @Test func itTakesOnlyCompleteSimpleText() {
+        // Not taken (the cluster path's answer stands): a tab, an emoji, a mark.
+        for text in ["a\tb c d e f g h", "ab cd ef gh ij kl 🚀 mn", "e\u{301} f g h i j k"] {
+            let bytes = Array(text.utf8)
+            #expect(Self.lines(bytes, first: 5, other: 5, onePass: true) == Self.lines(bytes, first: 5, other: 5, onePass: false))
+        }
+        let bytes = Array("one two three four five six".utf8)
+        #expect(Self.lines(bytes, first: 9, other: 7, onePass: true).map { $0.start..<$0.end }
+                == [0..<7, 8..<13, 14..<18, 19..<23, 24..<27])
+    }
+}
