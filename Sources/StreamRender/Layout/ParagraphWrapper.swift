@@ -236,6 +236,13 @@ struct ParagraphWrapper {
                Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide) != nil {
                 return wrapSimple(text, ascii: false, breakers: breakers, emit: emit)
             }
+            // Any other text but tabs and the scripts broken with a dictionary (whose
+            // scans the cluster path cuts where the text says: see `dictionaryRunEnd`).
+            if !ByteSearch.contains(0x09, in: text), !ByteSearch.contains(0xE0, in: text),
+               !ByteSearch.contains(0xE1, in: text), !ByteSearch.contains(0xEA, in: text),
+               wrapClusters(text, breakers: breakers, emit: emit) {
+                return
+            }
         }
         segment(text, closed: closed, breakers: breakers)
         while pendingHead < pending.count {
@@ -322,6 +329,93 @@ struct ParagraphWrapper {
         onFirstLine = false
         isDone = true
     }
+
+    /// Lays out a complete paragraph in one pass over its clusters and opportunities,
+    /// as ``wrapSimple(_:ascii:breakers:emit:)`` does simple text, with what simple text
+    /// lacks: a cluster wider than the line is a replacement filling it, zero-width
+    /// clusters end a line at ``maximumLineBytes``, and an opportunity inside a cluster
+    /// is none. False (nothing done) when the text has a mandatory break: the cluster
+    /// path takes it.
+    ///
+    /// - Precondition: the text holds no tab and no scalar of a script broken with a
+    ///   dictionary.
+    /// - Complexity: O(n) in the bytes.
+    private mutating func wrapClusters(_ text: UnsafeBufferPointer<UInt8>, breakers: LayoutBreakers,
+                                       emit: (VisualLine) -> Void) -> Bool {
+        opportunities.removeAll(keepingCapacity: true)
+        var hasHardBreak = false
+        breakers.line.forEachOpportunity(in: text) { at, isHard in
+            if isHard && at < text.count { hasHardBreak = true }
+            opportunities.append(Int32(at))
+        }
+        if hasHardBreak { return false }
+        segment(text, closed: true, breakers: breakers)
+        let n = pending.count
+        // Whether each cluster has an opportunity at its start.
+        breakBefore.removeAll(keepingCapacity: true)
+        var o = 0
+        for c in pending {
+            while o < opportunities.count && opportunities[o] < c.start { o += 1 }
+            breakBefore.append(o < opportunities.count && opportunities[o] == c.start)
+        }
+        func start(_ i: Int) -> Int { i < n ? Int(pending[i].start) : text.count }
+        func columns(_ range: Range<Int>) -> Int {
+            var column = 0
+            for i in range { column += pending[i].kind == .space ? 1 : Int(pending[i].width) }
+            return column
+        }
+        func emitLine(_ from: Int, _ to: Int) {
+            var k = to
+            while k > from && pending[k - 1].kind == .space { k -= 1 }
+            emit(VisualLine(paragraph: 0, start: start(from), end: start(k), width: columns(from..<k), isReplacement: false))
+        }
+        let maximumBytes = maximumLineBytes
+        var s = 0
+        var width = firstLineWidth
+        while s < n {
+            // The first cluster that is not a space and does not fit (spaces hang past
+            // the edge), and where the clusters within the edge end.
+            var over = n, fit = s, fitColumn = 0, column = 0
+            for i in s..<n {
+                let c = pending[i]
+                if c.kind == .space {
+                    column += 1
+                } else {
+                    if column + Int(c.width) > width || Int(c.end) - Int(pending[s].start) > maximumBytes {
+                        over = i
+                        break
+                    }
+                    column += Int(c.width)
+                }
+                if column <= width { (fit, fitColumn) = (i + 1, column) }
+            }
+            if over == n {
+                // The last line: spaces past the edge dropped.
+                emit(VisualLine(paragraph: 0, start: start(s), end: start(fit), width: fitColumn, isReplacement: false))
+                break
+            }
+            if let cut = stride(from: over, to: s, by: -1).first(where: { breakBefore[$0] }) {
+                emitLine(s, cut)
+                s = cut
+            } else if over == s {
+                // Wider than the whole line: a replacement filling it; spaces after it hang.
+                emit(VisualLine(paragraph: 0, start: start(s), end: Int(pending[s].end), width: width, isReplacement: true))
+                s += 1
+                while s < n && pending[s].kind == .space { s += 1 }
+            } else {
+                emitLine(s, over)
+                s = over
+            }
+            width = otherLineWidth
+        }
+        lineStart = text.count
+        onFirstLine = false
+        isDone = true
+        return true
+    }
+
+    /// Per cluster of a paragraph laid out in one pass: an opportunity at its start.
+    private var breakBefore: [Bool] = []
 
     /// The offset up to which the current line's text can no longer move to another
     /// line (text before the line's last opportunity; all of it if it has none;

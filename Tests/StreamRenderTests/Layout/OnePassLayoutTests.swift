@@ -2,12 +2,13 @@ import Testing
 import TestSupport
 @_spi(Benchmarks) @testable import StreamRender
 
-/// The one-pass layout of a complete paragraph of simple text
-/// (`ParagraphWrapper.wrapSimple`: printable ASCII, or scalars that are clusters of
-/// their own of a known width) against the cluster-by-cluster path it stands in for,
+/// The one-pass layouts of a complete paragraph (`ParagraphWrapper.wrapSimple`, for
+/// printable ASCII or scalars that are clusters of their own of a known width;
+/// `wrapClusters`, for the rest) against the cluster-by-cluster path they stand in for,
 /// fed the same text whole and in random pieces: the same lines, for words, long runs
 /// without spaces (URLs, hex), numbers, brackets, quotes, hyphens, runs of spaces,
-/// dashes and curly quotes, Latin, Greek, Cyrillic, CJK and fullwidth text, at widths
+/// dashes and curly quotes, Latin, Greek, Cyrillic, CJK and fullwidth text, emoji
+/// sequences, marks and stacks of them, zero-width and ambiguous characters, at widths
 /// from 1 column, first and other lines of different widths. Also against the
 /// reference layout, written apart from both.
 @Suite struct OnePassLayoutTests {
@@ -16,11 +17,16 @@ import TestSupport
                          "https://example.com/a/b-c?x=1&y=2", "e.g.", "don't", "A-B", "x/y", "#1", "(see", "ok)", "10%"]
     static let simple = ["é", "—", "–", "“", "”", "’", "…", "•", "中文", "日本語", "、", "。", "（", "）", "・", "ｘ", "가각",
                          "жизнь", "Ωμέγα", "ł", "²", "€5", "«", "»", "°C", "│", "─"]
+    /// Clusters of more than one scalar, emoji, marks, zero-width and ambiguous characters.
+    static let other = ["🚀", "👩‍👩‍👧", "🇯🇵", "👍🏽", "1️⃣", "☺", "☺️", "e\u{301}", "\u{301}", "\u{200B}", "\u{200D}",
+                        "a\u{301}\u{302}\u{303}", "नमस्ते", "→", "✓", "≥", "×", "\u{AD}", "\u{FE0F}", "①", "Ⅻ", "™",
+                        "\u{2028}", "가", "ก", "x" + String(repeating: "\u{301}", count: 200), "\u{200B}\u{200B}\u{200B}"]
 
     static func randomParagraph(using rng: inout SeededGenerator) -> String {
         var text = ""
-        // Half the paragraphs ASCII alone; the others with simple non-ASCII scalars too.
-        let pool = Bool.random(using: &rng) ? pieces : pieces + simple
+        // A third of the paragraphs ASCII alone; a third with simple non-ASCII scalars
+        // too; a third with any cluster.
+        let pool = [pieces, pieces + simple, pieces + simple + other + other].randomElement(using: &rng)!
         for _ in 0..<Int.random(in: 0...60, using: &rng) {
             if Int.random(in: 0..<25, using: &rng) == 0 {
                 // A long run without a space (a URL, a hash): past the wrapper's forced restarts.
@@ -54,7 +60,7 @@ import TestSupport
         let seed = TestSeed.base(0xA5C1_1F00)
         var rng = SeededGenerator(seed: seed)
         var multiLine = 0
-        for round in 0..<3_000 {
+        for round in 0..<4_000 {
             let text = Array(Self.randomParagraph(using: &rng).utf8)
             let first = Int.random(in: 1...90, using: &rng)
             let other = Int.random(in: 0..<3, using: &rng) == 0 ? first : Int.random(in: 1...90, using: &rng)
@@ -74,17 +80,22 @@ import TestSupport
             }
             if fast.count > 1 { multiLine += 1 }
         }
-        #expect(multiLine > 1_500)  // most paragraphs wrap: the one-pass path is what is tested
+        #expect(multiLine > 2_000)  // most paragraphs wrap: the one-pass path is what is tested
     }
 
-    @Test func itTakesOnlyCompleteSimpleText() {
-        // Not taken (the cluster path's answer stands): a tab, an emoji, a mark.
-        for text in ["a\tb c d e f g h", "ab cd ef gh ij kl 🚀 mn", "e\u{301} f g h i j k"] {
+    @Test func theCasesTheOnePassLeavesGiveTheSameLines() {
+        // Left to the cluster path: a tab, a line separator, Thai (broken with a
+        // dictionary), Hangul beside an emoji (a lead byte Thai's neighbours share).
+        for text in ["a\tb c d e f g h", "ab cd\u{2028}ef gh ij kl", "ภาษาไทย ภาษาไทย ภาษาไทย", "가 🚀 나 다 라 마 바 사"] {
             let bytes = Array(text.utf8)
-            #expect(Self.lines(bytes, first: 5, other: 5, onePass: true) == Self.lines(bytes, first: 5, other: 5, onePass: false))
+            #expect(Self.lines(bytes, first: 5, other: 5, onePass: true) == Self.lines(bytes, first: 5, other: 5, onePass: false),
+                    "\(text)")
         }
         let bytes = Array("one two three four five six".utf8)
         #expect(Self.lines(bytes, first: 9, other: 7, onePass: true).map { $0.start..<$0.end }
                 == [0..<7, 8..<13, 14..<18, 19..<23, 24..<27])
+        // A cluster wider than the line fills it as a replacement; the spaces after it hang.
+        let wide = Self.lines(Array("🚀  ab 🚀".utf8), first: 1, other: 1, onePass: true)
+        #expect(wide.map(\.isReplacement) == [true, false, false, true] && wide.map(\.width) == [1, 1, 1, 1])
     }
 }
