@@ -126,7 +126,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     private let breaker = ICUBreaker(.character)
     /// For code lines over `base`: each token kind's style and the two line formats
     /// (wrapped by the view, or like a terminal); reset when the options change.
-    private var codeStyles: (base: Style, styles: [Style], formats: [ParagraphFormat])?
+    /// Per token kind its style, and the first kind of an equal style (pieces of kinds
+    /// of one style join without comparing styles).
+    private var codeStyles: (base: Style, styles: [Style], sameAs: [Int], formats: [ParagraphFormat])?
     /// The last parse's builder's buffers, emptied (a parse inside a parse finds none).
     private var spareBuilderBuffers: Builder.Buffers?
 
@@ -299,7 +301,8 @@ public struct MarkdownOptions: Hashable, Sendable {
             let codeBase = base.merged(with: options.theme.codeBlock)
             let theme = options.theme.code
             let continuation = [ParagraphFormat.Piece("↪ ", style: options.theme.codeContinuation)]
-            codeStyles = (base, TokenKind.allCases.map { $0 == .plain ? codeBase : codeBase.merged(with: theme[$0]) },
+            let styles = TokenKind.allCases.map { $0 == .plain ? codeBase : codeBase.merged(with: theme[$0]) }
+            codeStyles = (base, styles, styles.map { style in styles.firstIndex(of: style)! },
                           [false, true].map { ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: $0) })
         }
         let cache = codeStyles!
@@ -319,31 +322,34 @@ public struct MarkdownOptions: Hashable, Sendable {
             var line = StyledLine(format: format)
             // Pieces of one style are joined before a string is made of them (most
             // neighbouring tokens share a style: a string each, then joined, cost more).
+            // Pieces are told apart by the first kind of their style: neighbours always
+            // differ in style, and go in without the comparison `StyledLine.append` makes.
+            let plain = cache.sameAs[Int(TokenKind.plain.rawValue)]
             var done = 0, pieceStart = 0
-            var pieceStyle = codeBase
+            var pieceKind = plain
             func flush() {
                 guard done > pieceStart else { return }
                 var piece = String(decoding: UnsafeBufferPointer(rebasing: utf8[pieceStart..<done]), as: UTF8.self)
                 if needsCleaning { piece = clean(piece, tabs: true) }
-                line.append(.init(piece, style: pieceStyle))
+                line.spans.append(.init(piece, style: cache.styles[pieceKind]))
                 pieceStart = done
             }
-            func add(upTo end: Int, _ style: Style) {
+            func add(upTo end: Int, _ kind: Int) {
                 // A token boundary inside a character (a lexer's stray byte) moves past it.
                 var end = min(end, utf8.count)
                 guard end > done else { return }  // (a token before the last: nothing more)
                 while end < utf8.count && utf8[end] & 0xC0 == 0x80 { end += 1 }
-                if style != pieceStyle {
+                if kind != pieceKind {
                     flush()
-                    pieceStyle = style
+                    pieceKind = kind
                 }
                 done = end
             }
             for token in tokens {
-                add(upTo: token.start, codeBase)
-                add(upTo: token.end, cache.styles[Int(token.kind.rawValue)])
+                add(upTo: token.start, plain)
+                add(upTo: token.end, cache.sameAs[Int(token.kind.rawValue)])
             }
-            add(upTo: utf8.count, codeBase)
+            add(upTo: utf8.count, plain)
             flush()
             return line
         }
