@@ -32,6 +32,11 @@
 ///
 /// Lines are reported once final through `emit`; ``certainEnd`` tells how much of
 /// the current line can no longer move.
+///
+/// **One pass.** A paragraph complete when first laid out (every final line of
+/// rendered markdown) skips all this: it is placed in one pass over the whole text's
+/// clusters and opportunities (``wrapSimple(_:ascii:breakers:emit:)``,
+/// ``wrapClusters(_:breakers:emit:)``), with the same lines, wherever that holds.
 struct ParagraphWrapper {
     let settings: LayoutSettings
     /// Columns for the text of the first line and of the others (the width less the
@@ -231,16 +236,17 @@ struct ParagraphWrapper {
             return
         }
         if usesOnePass && segmented == 0 && closed && !cutsAnywhere {
-            if DisplayWidth.isPrintableASCII(text) { return wrapSimple(text, ascii: true, breakers: breakers, emit: emit) }
-            if min(firstLineWidth, otherLineWidth) >= 2,
-               Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide) != nil {
-                return wrapSimple(text, ascii: false, breakers: breakers, emit: emit)
-            }
-            // Any other text but tabs and the scripts broken with a dictionary (whose
-            // scans the cluster path cuts where the text says: see `dictionaryRunEnd`).
-            if !ByteSearch.contains(0x09, in: text), !ByteSearch.contains(0xE0, in: text),
-               !ByteSearch.contains(0xE1, in: text), !ByteSearch.contains(0xEA, in: text),
-               wrapClusters(text, breakers: breakers, emit: emit) {
+            if DisplayWidth.isPrintableASCII(text) {
+                if wrapSimple(text, ascii: true, breakers: breakers, emit: emit) { return }
+            } else if min(firstLineWidth, otherLineWidth) >= 2,
+                      Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide) != nil {
+                if wrapSimple(text, ascii: false, breakers: breakers, emit: emit) { return }
+            } else if !ByteSearch.contains(0x09, in: text), !ByteSearch.contains(0xE0, in: text),
+                      !ByteSearch.contains(0xE1, in: text), !ByteSearch.contains(0xEA, in: text),
+                      wrapClusters(text, breakers: breakers, emit: emit) {
+                // (Not tabs, nor the lead bytes of the scripts broken with a dictionary,
+                // whose scans the cluster path cuts where the text says (`dictionaryRunEnd`):
+                // a superset, Indic, Georgian, Vietnamese and some Hangul included.)
                 return
             }
         }
@@ -262,9 +268,23 @@ struct ParagraphWrapper {
         }
     }
 
-    /// Whether a complete paragraph of simple text is laid out in one pass
-    /// (``wrapSimple(_:ascii:breakers:emit:)``); tests turn it off to compare.
+    /// Whether the one-pass layouts below are used; tests turn them off to compare.
     var usesOnePass = true
+
+    /// Whether no two opportunities (the text's ends included) are further apart
+    /// than the cluster path lets R lag behind an opportunity: there, R moves only
+    /// to opportunities, and every scan it makes sees what the whole text's does. Past
+    /// that gap R is forced to any cluster and its scan reads that cluster as the
+    /// text's start (a hyphen there keeps the letter after it, a number begins): its
+    /// opportunities, and so its lines, can differ, and the cluster path's stand.
+    private static func opportunitiesAreNear(_ starts: some Sequence<Int32>, end: Int) -> Bool {
+        var previous = 0
+        for at in starts {
+            if Int(at) - previous > forcedRestartAnywhere - forcedRestartAtOpportunity { return false }
+            previous = Int(at)
+        }
+        return end - previous <= forcedRestartAnywhere - forcedRestartAtOpportunity
+    }
 
     /// Lays out a complete paragraph of simple text (``simpleWidth(_:ambiguousIsWide:)``:
     /// every scalar a cluster of its own of a known width, no tab, no mandatory break)
@@ -275,13 +295,20 @@ struct ParagraphWrapper {
     /// placed a cluster per byte of ASCII: a quarter of the plain output of answers.
     /// With `ascii`, the text is printable ASCII: a column a byte.
     ///
+    /// False (nothing laid out) when opportunities are far apart
+    /// (``opportunitiesAreNear(_:end:)``): the cluster path takes it.
+    ///
     /// - Precondition: no scalar is wider than a line (true of ASCII; the caller
     ///   checks lines of 2 columns or more otherwise).
     /// - Complexity: O(n) in the bytes.
     private mutating func wrapSimple(_ text: UnsafeBufferPointer<UInt8>, ascii: Bool, breakers: LayoutBreakers,
-                                     emit: (VisualLine) -> Void) {
+                                     emit: (VisualLine) -> Void) -> Bool {
         opportunities.removeAll(keepingCapacity: true)
         breakers.line.forEachOpportunity(in: text) { at, _ in opportunities.append(Int32(at)) }
+        guard Self.opportunitiesAreNear(opportunities, end: text.count) else {
+            opportunities.removeAll(keepingCapacity: true)
+            return false
+        }
         let n = text.count
         func columns(_ range: Range<Int>) -> Int {
             ascii ? range.count : Self.simpleWidth(UnsafeBufferPointer(rebasing: text[range]), ambiguousIsWide: false)!
@@ -308,9 +335,9 @@ struct ParagraphWrapper {
             return (i, column, over)
         }
         var s = 0, next = 0
-        var width = firstLineWidth
+        var lineWidth = firstLineWidth
         while true {
-            let (fit, column, over) = measure(from: s, width: width)
+            let (fit, column, over) = measure(from: s, width: lineWidth)
             if over >= n {
                 // The last line: spaces past the edge dropped.
                 emit(VisualLine(paragraph: 0, start: s, end: fit, width: column, isReplacement: false))
@@ -322,19 +349,21 @@ struct ParagraphWrapper {
             while end > s && text[end - 1] == 0x20 { end -= 1 }
             emit(VisualLine(paragraph: 0, start: s, end: end, width: columns(s..<end), isReplacement: false))
             s = cut
-            width = otherLineWidth
+            lineWidth = otherLineWidth
         }
         segmented = n
         lineStart = n
         onFirstLine = false
         isDone = true
+        return true
     }
 
     /// Lays out a complete paragraph in one pass over its clusters and opportunities,
     /// as ``wrapSimple(_:ascii:breakers:emit:)`` does simple text, with what simple text
     /// lacks: a cluster wider than the line is a replacement filling it, zero-width
     /// clusters end a line at ``maximumLineBytes``, and an opportunity inside a cluster
-    /// is none. False (nothing done) when the text has a mandatory break: the cluster
+    /// is none. False (nothing laid out) when the text has a mandatory break or its
+    /// opportunities are far apart (``opportunitiesAreNear(_:end:)``): the cluster
     /// path takes it.
     ///
     /// - Precondition: the text holds no tab and no scalar of a script broken with a
@@ -348,7 +377,10 @@ struct ParagraphWrapper {
             if isHard && at < text.count { hasHardBreak = true }
             opportunities.append(Int32(at))
         }
-        if hasHardBreak { return false }
+        if hasHardBreak {
+            opportunities.removeAll(keepingCapacity: true)
+            return false
+        }
         segment(text, closed: true, breakers: breakers)
         let n = pending.count
         // Whether each cluster has an opportunity at its start.
@@ -357,6 +389,14 @@ struct ParagraphWrapper {
         for c in pending {
             while o < opportunities.count && opportunities[o] < c.start { o += 1 }
             breakBefore.append(o < opportunities.count && opportunities[o] == c.start)
+        }
+        let used = zip(pending, breakBefore).lazy.filter { $0.1 }.map { $0.0.start }
+        guard Self.opportunitiesAreNear(used, end: text.count) else {
+            // Back to a fresh wrapper's state: the cluster path segments and scans again.
+            pending.removeAll(keepingCapacity: true)
+            opportunities.removeAll(keepingCapacity: true)
+            segmented = 0
+            return false
         }
         func start(_ i: Int) -> Int { i < n ? Int(pending[i].start) : text.count }
         func columns(_ range: Range<Int>) -> Int {
@@ -371,7 +411,7 @@ struct ParagraphWrapper {
         }
         let maximumBytes = maximumLineBytes
         var s = 0
-        var width = firstLineWidth
+        var lineWidth = firstLineWidth
         while s < n {
             // The first cluster that is not a space and does not fit (spaces hang past
             // the edge), and where the clusters within the edge end.
@@ -381,13 +421,13 @@ struct ParagraphWrapper {
                 if c.kind == .space {
                     column += 1
                 } else {
-                    if column + Int(c.width) > width || Int(c.end) - Int(pending[s].start) > maximumBytes {
+                    if column + Int(c.width) > lineWidth || Int(c.end) - Int(pending[s].start) > maximumBytes {
                         over = i
                         break
                     }
                     column += Int(c.width)
                 }
-                if column <= width { (fit, fitColumn) = (i + 1, column) }
+                if column <= lineWidth { (fit, fitColumn) = (i + 1, column) }
             }
             if over == n {
                 // The last line: spaces past the edge dropped.
@@ -399,14 +439,14 @@ struct ParagraphWrapper {
                 s = cut
             } else if over == s {
                 // Wider than the whole line: a replacement filling it; spaces after it hang.
-                emit(VisualLine(paragraph: 0, start: start(s), end: Int(pending[s].end), width: width, isReplacement: true))
+                emit(VisualLine(paragraph: 0, start: start(s), end: Int(pending[s].end), width: lineWidth, isReplacement: true))
                 s += 1
                 while s < n && pending[s].kind == .space { s += 1 }
             } else {
                 emitLine(s, over)
                 s = over
             }
-            width = otherLineWidth
+            lineWidth = otherLineWidth
         }
         lineStart = text.count
         onFirstLine = false

@@ -323,7 +323,8 @@ public struct MarkdownOptions: Hashable, Sendable {
             // Pieces of one style are joined before a string is made of them (most
             // neighbouring tokens share a style: a string each, then joined, cost more).
             // Pieces are told apart by the first kind of their style: neighbours always
-            // differ in style, and go in without the comparison `StyledLine.append` makes.
+            // differ in style, and none is empty (cleaning keeps every scalar), so they
+            // go in without the comparison `StyledLine.append` makes.
             let plain = cache.sameAs[Int(TokenKind.plain.rawValue)]
             var done = 0, pieceStart = 0
             var pieceKind = plain
