@@ -110,4 +110,30 @@ import TestSupport
         let wide = Self.lines(Array("🚀  ab 🚀".utf8), first: 1, other: 1, onePass: true)
         #expect(wide.map(\.isReplacement) == [true, false, false, true] && wide.map(\.width) == [1, 1, 1, 1])
     }
+    /// In a document: paragraphs laid out in one pass (arriving whole) and the same
+    /// paragraphs streamed in pieces (the cluster path) give the same lines, beside
+    /// the ones the one-pass declines (opportunities far apart, a tab, Thai), and after
+    /// a resize away and back (a rewrap of closed paragraphs).
+    @Test func aDocumentLaysOutTheSameWholeOrStreamed() {
+        let seed = TestSeed.base(0x0E9A55)
+        var rng = SeededGenerator(seed: seed)
+        var text = ""
+        for k in 0..<40 {
+            text += Self.randomParagraph(using: &rng) + "\n"
+            if k % 8 == 3 { text += String(repeating: "a", count: 256) + "-bcdefgh ij\n" }
+            if k % 8 == 5 { text += "x\ty " + String(repeating: "1", count: 300) + ".$5 ภาษาไทย ok\n" }
+        }
+        for width in [9, 33, 80] {
+            let settings = LayoutSettings(width: width)
+            let whole = layOut([text], settings: settings)
+            for c in 0..<5 {
+                let streamed = layOut(randomPieces(text, using: &rng), settings: settings, check: c == 0)
+                #expect(firstDifference(streamed.lines, whole.lines) == nil, "seed \(seed) width \(width) chunking \(c)")
+            }
+            var resized = whole.view
+            resized.resize(to: LayoutSettings(width: width + 17))
+            resized.resize(to: settings)
+            #expect(firstDifference(resized.allLines(), whole.lines) == nil, "seed \(seed) width \(width) after a resize")
+        }
+    }
 }
