@@ -1165,7 +1165,15 @@ public struct MarkdownOptions: Hashable, Sendable {
         var lines = node.lines
         while lines.count > 1, lines[lines.count - 1].isEmpty { lines.removeLast() }
         return lines.map { spans in
-            StyledLine(spans: spans.compactMap { span in
+            // Mostly (a top-level paragraph's line of clean text) the spans are as they
+            // stand: they are taken without a copy (plain merged with a style is that style).
+            if base == .plain && spans.allSatisfy({ span in
+                var text = span.text
+                return !text.isEmpty && text.withUTF8 { ControlSanitizer.isClean($0, tabs: true) }
+            }) {
+                return StyledLine(spans: spans)
+            }
+            return StyledLine(spans: spans.compactMap { span in
                 let text = clean(span.text, tabs: true)
                 return text.isEmpty ? nil : .init(text, style: base.merged(with: span.style))
             })
