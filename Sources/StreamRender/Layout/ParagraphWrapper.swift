@@ -241,12 +241,11 @@ struct ParagraphWrapper {
             } else if min(firstLineWidth, otherLineWidth) >= 2,
                       Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide) != nil {
                 if wrapSimple(text, ascii: false, breakers: breakers, emit: emit) { return }
-            } else if !ByteSearch.contains(0x09, in: text), !ByteSearch.contains(0xE0, in: text),
-                      !ByteSearch.contains(0xE1, in: text), !ByteSearch.contains(0xEA, in: text),
+            } else if !ByteSearch.contains(0x09, in: text),
+                      Self.firstDictionaryLead(text, from: 0, to: text.count) == text.count,
                       wrapClusters(text, breakers: breakers, emit: emit) {
-                // (Not tabs, nor the lead bytes of the scripts broken with a dictionary,
-                // whose scans the cluster path cuts where the text says (`dictionaryRunEnd`):
-                // a superset, Indic, Georgian, Vietnamese and some Hangul included.)
+                // (Not tabs, nor the scripts broken with a dictionary, whose scans the
+                // cluster path cuts where the text says: see `dictionaryRunEnd`.)
                 return
             }
         }
@@ -303,11 +302,8 @@ struct ParagraphWrapper {
     /// - Complexity: O(n) in the bytes.
     private mutating func wrapSimple(_ text: UnsafeBufferPointer<UInt8>, ascii: Bool, breakers: LayoutBreakers,
                                      emit: (VisualLine) -> Void) -> Bool {
-        opportunities.removeAll(keepingCapacity: true)
-        breakers.line.forEachOpportunity(in: text) { at, _ in opportunities.append(Int32(at)) }
-        guard Self.opportunitiesAreNear(opportunities, end: text.count) else {
-            opportunities.removeAll(keepingCapacity: true)
-            return false
+        guard collectOpportunities(text, breakers: breakers), Self.opportunitiesAreNear(opportunities, end: text.count) else {
+            return declineOnePass()
         }
         let n = text.count
         func columns(_ range: Range<Int>) -> Int {
@@ -351,8 +347,34 @@ struct ParagraphWrapper {
             s = cut
             lineWidth = otherLineWidth
         }
-        segmented = n
-        lineStart = n
+        return finishOnePass(n)
+    }
+
+    /// The whole paragraph's opportunities into `opportunities`; false when one of them
+    /// is mandatory (before the text's end).
+    private mutating func collectOpportunities(_ text: UnsafeBufferPointer<UInt8>, breakers: LayoutBreakers) -> Bool {
+        opportunities.removeAll(keepingCapacity: true)
+        var hasHardBreak = false
+        breakers.line.forEachOpportunity(in: text) { at, isHard in
+            if isHard && at < text.count { hasHardBreak = true }
+            opportunities.append(Int32(at))
+        }
+        return !hasHardBreak
+    }
+
+    /// Back to a fresh wrapper's state, for the cluster path to segment and scan the
+    /// paragraph again; false.
+    private mutating func declineOnePass() -> Bool {
+        pending.removeAll(keepingCapacity: true)
+        opportunities.removeAll(keepingCapacity: true)
+        segmented = 0
+        return false
+    }
+
+    /// The paragraph of `count` bytes is laid out; true.
+    private mutating func finishOnePass(_ count: Int) -> Bool {
+        segmented = count
+        lineStart = count
         onFirstLine = false
         isDone = true
         return true
@@ -371,16 +393,7 @@ struct ParagraphWrapper {
     /// - Complexity: O(n) in the bytes.
     private mutating func wrapClusters(_ text: UnsafeBufferPointer<UInt8>, breakers: LayoutBreakers,
                                        emit: (VisualLine) -> Void) -> Bool {
-        opportunities.removeAll(keepingCapacity: true)
-        var hasHardBreak = false
-        breakers.line.forEachOpportunity(in: text) { at, isHard in
-            if isHard && at < text.count { hasHardBreak = true }
-            opportunities.append(Int32(at))
-        }
-        if hasHardBreak {
-            opportunities.removeAll(keepingCapacity: true)
-            return false
-        }
+        guard collectOpportunities(text, breakers: breakers) else { return declineOnePass() }
         segment(text, closed: true, breakers: breakers)
         let n = pending.count
         // Whether each cluster has an opportunity at its start.
@@ -391,13 +404,7 @@ struct ParagraphWrapper {
             breakBefore.append(o < opportunities.count && opportunities[o] == c.start)
         }
         let used = zip(pending, breakBefore).lazy.filter { $0.1 }.map { $0.0.start }
-        guard Self.opportunitiesAreNear(used, end: text.count) else {
-            // Back to a fresh wrapper's state: the cluster path segments and scans again.
-            pending.removeAll(keepingCapacity: true)
-            opportunities.removeAll(keepingCapacity: true)
-            segmented = 0
-            return false
-        }
+        guard Self.opportunitiesAreNear(used, end: text.count) else { return declineOnePass() }
         func start(_ i: Int) -> Int { i < n ? Int(pending[i].start) : text.count }
         func columns(_ range: Range<Int>) -> Int {
             var column = 0
@@ -448,10 +455,7 @@ struct ParagraphWrapper {
             }
             lineWidth = otherLineWidth
         }
-        lineStart = text.count
-        onFirstLine = false
-        isDone = true
-        return true
+        return finishOnePass(text.count)
     }
 
     /// Per cluster of a paragraph laid out in one pass: an opportunity at its start.
@@ -579,11 +583,8 @@ struct ParagraphWrapper {
                                  final: Bool) -> Int? {
         var e = end
         while e < text.count && e > origin && text[e] & 0xC0 == 0x80 { e -= 1 }
-        // Every scalar that starts a run has one of three lead bytes: no run starts
-        // before the first of them (none in ASCII, CJK or emoji).
-        guard e > origin, let base = text.baseAddress else { return e }
-        var p = min(ByteSearch.find(0xE0, base, from: origin, to: e), ByteSearch.find(0xE1, base, from: origin, to: e),
-                    ByteSearch.find(0xEA, base, from: origin, to: e))
+        guard e > origin else { return e }
+        var p = firstDictionaryLead(text, from: origin, to: e)
         if p == e { return e }
         var inRun = false
         var cut = 0
@@ -609,6 +610,18 @@ struct ParagraphWrapper {
             if inRun && p + length > cut { return p }
             p += length
         }
+    }
+
+    /// The offset of the first byte in `text[from..<to]` that may start a scalar of a
+    /// dictionary run (``isDictionaryScalar(_:)``), or `to`. Every such scalar has one
+    /// of three lead bytes, E0, E1 or EA (none in ASCII, CJK or emoji); Indic,
+    /// Georgian, Vietnamese and some Hangul share them.
+    ///
+    /// - Complexity: O(n) in the bytes (three `memchr`s).
+    static func firstDictionaryLead(_ text: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+        guard from < to, let base = text.baseAddress else { return to }
+        return min(ByteSearch.find(0xE0, base, from: from, to: to), ByteSearch.find(0xE1, base, from: from, to: to),
+                   ByteSearch.find(0xEA, base, from: from, to: to))
     }
 
     /// The blocks of the scripts UAX #14 puts in class SA that ICU breaks with a

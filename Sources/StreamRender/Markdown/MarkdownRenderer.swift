@@ -1167,10 +1167,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         return lines.map { spans in
             // Mostly (a top-level paragraph's line of clean text) the spans are as they
             // stand: they are taken without a copy (plain merged with a style is that style).
-            if base == .plain && spans.allSatisfy({ span in
-                var text = span.text
-                return !text.isEmpty && text.withUTF8 { ControlSanitizer.isClean($0, tabs: true) }
-            }) {
+            if base == .plain && spans.allSatisfy({ !$0.text.isEmpty && Self.isClean($0.text, tabs: true) }) {
                 return StyledLine(spans: spans)
             }
             return StyledLine(spans: spans.compactMap { span in
@@ -1509,11 +1506,17 @@ public struct MarkdownOptions: Hashable, Sendable {
         return width
     }
 
+    /// Whether ``clean(_:tabs:)`` leaves `text` as it is: no control, DEL, C1 control
+    /// or (unless `tabs`) tab.
+    static func isClean(_ text: String, tabs: Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { ControlSanitizer.isClean($0, tabs: tabs) }
+    }
+
     /// `text` with controls made visible (and tabs as spaces unless `tabs`).
     func clean(_ text: String, tabs: Bool) -> String {
-        // Most text has nothing to change: no control, DEL, C1 control or (for tables) tab.
-        var text = text
-        if text.withUTF8({ ControlSanitizer.isClean($0, tabs: tabs) }) { return text }
+        // Most text has nothing to change.
+        if Self.isClean(text, tabs: tabs) { return text }
         var sanitizer = ControlSanitizer()
         var out = sanitizer.sanitize(tabs ? text : String(text.unicodeScalars.map { $0 == "\t" ? " " : Character($0) }))
         sanitizer.finish(into: &out)
