@@ -71,4 +71,32 @@ import Testing
         #expect(HTMLEntities.text(named: "NotNestedGreaterGreater") == "⪢̸")
         #expect(HTMLEntities.text(named: "nope") == nil)
     }
+
+    /// The lookup is a binary search of the list: it must be sorted by bytes, and it
+    /// must find each name (the first, the last, and the prefixes of longer ones such as
+    /// `not`, `sup` and `sup1`) with the scalars written on its line.
+    @Test func theEntityListIsSortedAndEveryNameIsFound() {
+        let text = HTMLEntities.list.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2125)
+        let names = lines.map { $0.split(separator: " ")[0] }
+        for k in names.indices.dropFirst() {
+            #expect(Array(names[k - 1].utf8).lexicographicallyPrecedes(Array(names[k].utf8)), "\(names[k - 1]) \(names[k])")
+        }
+        for line in lines {
+            let fields = line.split(separator: " ")
+            var scalars = String.UnicodeScalarView()
+            for hex in fields.dropFirst() { scalars.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!) }
+            #expect(HTMLEntities.text(named: fields[0]) == String(scalars), "\(fields[0])")
+        }
+        #expect(HTMLEntities.text(named: "not") == "¬")
+        #expect(HTMLEntities.text(named: "notin") == "∉")
+        #expect(HTMLEntities.text(named: "sup") == "⊃")
+        #expect(HTMLEntities.text(named: "sup1") == "¹")
+        #expect(HTMLEntities.text(named: "AElig") == "Æ")
+        #expect(HTMLEntities.text(named: "zwnj") == "\u{200C}")
+        for missing in ["", "A", "AEli", "AEligg", "aelig ", "zwnjz", "zz", "no t", "amp\nAMP", "\u{0}"] {
+            #expect(HTMLEntities.text(named: missing[...]) == nil, "\(missing.debugDescription)")
+        }
+    }
 }
