@@ -382,9 +382,9 @@ public struct MarkdownOptions: Hashable, Sendable {
         var displayMath: String?
         init(_ kind: Kind) {
             self.kind = kind
-            lines = []
             // Shared until written: structure-only parses and raw blocks never write it.
-            if isLeaf { lines = Self.oneEmptyLine }
+            // (Asked of `kind`: `isLeaf` of the self being made copied it.)
+            lines = Self.isLeaf(kind) ? Self.oneEmptyLine : []
         }
 
         private static let oneEmptyLine: [[StyledLine.Span]] = [[]]
@@ -420,7 +420,9 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         }
 
-        var isLeaf: Bool {
+        var isLeaf: Bool { Self.isLeaf(kind) }
+
+        static func isLeaf(_ kind: Kind) -> Bool {
             switch kind {
             case .heading, .code, .html, .paragraph, .rule, .cell: return true
             default: return false
@@ -539,7 +541,8 @@ public struct MarkdownOptions: Hashable, Sendable {
             var node = stack.removeLast()
             if bracketMath?.node == stack.count { bracketMath = nil }
             finish(&node)
-            if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
+            // Moved, not copied (a copy retained and released all the node holds).
+            if stack.isEmpty { root = consume node } else { stack[stack.count - 1].children.append(consume node) }
         }
 
         mutating func popImplicit() {
@@ -547,7 +550,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             if !stack.isEmpty && stack[stack.count - 1].implicit { pop() }
         }
 
-        mutating func enter(_ node: Node) {
+        mutating func enter(_ node: consuming Node) {
             popImplicit()
             if case .table = node.kind { table = (stack.count, .max, 0) }
             guard keeps(node) else {
@@ -556,7 +559,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
             kept.append(true)
             if node.isLeaf { lastLeafIsRaw = node.isRaw }
-            stack.append(node)
+            stack.append(consume node)
         }
 
         mutating func leave() {
@@ -619,7 +622,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             var p = Node(.paragraph)
             p.implicit = true
             lastLeafIsRaw = false
-            stack.append(p)
+            stack.append(consume p)
             return stack.count - 1
         }
 
@@ -927,7 +930,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 }
             }
         }
-        guard status == 0, let root = builder.root else { return nil }
+        guard status == 0, let root = builder.root.take() else { return nil }
         return (root, builder.lastLeafIsRaw)
     }
 
@@ -1150,13 +1153,14 @@ public struct MarkdownOptions: Hashable, Sendable {
     private func joinChildren(_ children: [Node], base: Style, depth: Int, width: Int, blankBeforeLists: Bool) -> [StyledLine] {
         if children.count == 1 { return render(children[0], base: base, depth: depth, width: width) }  // (no copy)
         var lines: [StyledLine] = []
-        for (k, child) in children.enumerated() {
+        // By index: a loop variable was a copy of each child, retaining all it holds.
+        for k in children.indices {
             if k > 0 {
                 var isList = false
-                if case .list = child.kind { isList = true }
+                if case .list = children[k].kind { isList = true }
                 if blankBeforeLists || !isList { lines.append(.blank) }
             }
-            lines += render(child, base: base, depth: depth, width: width)
+            lines += render(children[k], base: base, depth: depth, width: width)
         }
         return lines
     }
