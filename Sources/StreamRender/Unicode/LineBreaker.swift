@@ -15,9 +15,11 @@ public struct LineBreakOpportunity: Sendable, Hashable, CustomStringConvertible 
 
 /// Finds line-break opportunities (UAX #14, ICU's default line rules).
 ///
-/// Text that is pure ASCII is handled without ICU by the same rules restricted to
-/// the classes ASCII has; it gives exactly ICU's answer (differentially tested).
-/// Anything else goes through one reused ICU line iterator.
+/// Text that is ASCII, with at most the few non-ASCII characters answers use most
+/// (Latin-1 letters, dashes, curly quotes, the ellipsis: ``ASCIILineBreak/covers(_:)``),
+/// is handled without ICU by the same rules restricted to the classes those have; it
+/// gives exactly ICU's answer (differentially tested). Anything else goes through one
+/// reused ICU line iterator.
 ///
 /// Not thread-safe: one breaker per owner.
 public final class LineBreaker {
@@ -35,7 +37,7 @@ public final class LineBreaker {
     /// - Complexity: O(n) in the bytes of `text`.
     public func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ isHard: Bool) -> Void) {
         if text.isEmpty { return }
-        if usesASCIIFastPath && DisplayWidth.isASCII(text) {
+        if usesASCIIFastPath && ASCIILineBreak.covers(text) {
             ASCIILineBreak.forEachOpportunity(in: text, body)
             return
         }
@@ -58,10 +60,64 @@ public final class LineBreaker {
     }
 }
 
-/// UAX #14 restricted to the line-break classes of ASCII characters.
+/// UAX #14 restricted to the line-break classes of ASCII characters and the few
+/// non-ASCII characters of ``covers(_:)``.
 enum ASCIILineBreak {
     enum Class: UInt8 {
         case al, nu, sp, ex, qu, pr, po, op, cp, cl, `is`, hy, sy, ba, bk, cr, lf, cm
+        /// Em dash (LB17), ellipsis (LB22).
+        case b2, `in`
+    }
+
+    /// Whether the text is ASCII but for Latin-1 letters (AL), the en dash (BA), the
+    /// em dash (B2), curly quotes (QU) and the ellipsis (IN): em dashes alone sent most
+    /// paragraphs of LLM answers to ICU. Continuation bytes are checked as the lead's.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    static func covers(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var k = 0
+        let n = text.count
+        while k < n {
+            if text[k] < 0x80 {
+                k += 1
+                continue
+            }
+            guard let (_, length) = nonASCIIClass(text, at: k) else { return false }
+            k += length
+        }
+        return true
+    }
+
+    /// The class and length of the covered character at `k` (a non-ASCII lead byte).
+    @inline(__always)
+    static func nonASCIIClass(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> (Class, Int)? {
+        let n = text.count
+        let b0 = text[k]
+        if b0 == 0xC3, k + 1 < n {
+            let b1 = text[k + 1]
+            // U+00C0...U+00FF but × (U+00D7) and ÷ (U+00F7), which are AI.
+            return b1 >= 0x80 && b1 <= 0xBF && b1 != 0x97 && b1 != 0xB7 ? (.al, 2) : nil
+        }
+        if b0 == 0xE2, k + 2 < n, text[k + 1] == 0x80 {
+            switch text[k + 2] {
+            case 0x93: return (.ba, 3)  // U+2013 en dash
+            case 0x94: return (.b2, 3)  // U+2014 em dash
+            case 0x98, 0x99, 0x9C, 0x9D: return (.qu, 3)  // U+2018, U+2019, U+201C, U+201D
+            case 0xA6: return (.in, 3)  // U+2026 ellipsis
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// The class of the character starting at `k`, or nil at a continuation byte
+    /// (inside a character: no opportunity, no state).
+    @inline(__always)
+    static func classAt(_ text: UnsafeBufferPointer<UInt8>, _ k: Int) -> Class? {
+        let b = text[k]
+        if b < 0x80 { return table[Int(b)] }
+        if b & 0xC0 == 0x80 { return nil }
+        return nonASCIIClass(text, at: k)?.0 ?? .al
     }
 
     /// LineBreak.txt for U+0000...U+007F.
@@ -99,7 +155,7 @@ enum ASCIILineBreak {
 
     static func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (Int, Bool) -> Void) {
         let n = text.count
-        var prev = table[Int(text[0])]
+        var prev = classAt(text, 0) ?? .al
         if prev == .cm { prev = .al }  // LB10
         var lastNonSpace = prev
         var number = NumberState()
@@ -109,7 +165,7 @@ enum ASCIILineBreak {
         var prevStartsWord = true
         for k in 1..<n {
             let a = prev
-            var b = table[Int(text[k])]
+            guard var b = classAt(text, k) else { continue }
             if a == .bk || a == .lf || (a == .cr && b != .lf) {
                 body(k, true)  // LB4, LB5
                 lineStart = k
@@ -133,7 +189,7 @@ enum ASCIILineBreak {
             number.advance(to: b)
             if b != .sp { lastNonSpace = b }
         }
-        let last = table[Int(text[n - 1])]
+        let last = text[n - 1] < 0x80 ? table[Int(text[n - 1])] : .al
         body(n, last == .bk || last == .cr || last == .lf)
     }
 
@@ -144,7 +200,10 @@ enum ASCIILineBreak {
         var j = k + 1
         var sawInfix = false
         while j < text.count {
-            let c = table[Int(text[j])]
+            guard let c = classAt(text, j) else {
+                j += 1
+                continue
+            }
             j += 1
             if c == .cm { continue }
             if c == .nu { return true }
@@ -166,9 +225,11 @@ enum ASCIILineBreak {
         default: break
         }
         if lastNonSpace == .qu && b == .op { return false }  // LB15 QU SP* × OP
+        if lastNonSpace == .b2 && b == .b2 { return false }  // LB17 B2 SP* × B2
         if a == .sp { return true }  // LB18
         if a == .qu || b == .qu { return false }  // LB19
         if b == .ba || b == .hy { return false }  // LB21
+        if b == .in { return false }  // LB22
         // ICU-8151: ICU keeps a hyphen that starts a line or follows a space with
         // the letter after it (a minus sign, not a word-joining hyphen).
         if hyphenStartsWord && a == .hy && b == .al { return false }

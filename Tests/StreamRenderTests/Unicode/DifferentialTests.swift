@@ -51,6 +51,46 @@ import Testing
         }
     }
 
+    /// The non-ASCII characters the fast path covers, and neighbours it must leave to
+    /// ICU (× and ÷ are AI; the others are other classes, or a mark that joins them).
+    static let coveredPieces = ["é", "À", "ÿ", "Ö", "ø", "–", "—", "‘", "’", "“", "”", "…"]
+    static let uncoveredPieces = ["×", "÷", "‐", "―", "‚", "„", "•", "\u{2028}", "\u{301}", "日", "«"]
+
+    @Test func commonNonASCIILineBreaksMatchICU() {
+        let seed = TestSeed.base(0x5EED_0003)
+        var rng = SeededGenerator(seed: seed)
+        let fast = LineBreaker()
+        let icu = LineBreaker()
+        icu.usesASCIIFastPath = false
+        var covered = 0
+        for iteration in 0..<50_000 {
+            var s = ""
+            let uncovered = iteration % 8 == 0
+            for _ in 0..<Int.random(in: 1...20, using: &rng) {
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0, 1: s += String(decoding: [Self.asciiAlphabet.randomElement(using: &rng)!], as: UTF8.self)
+                case 2: s += ["a", "1", " ", "-", "(", "\""].randomElement(using: &rng)!
+                default: s += Self.coveredPieces.randomElement(using: &rng)!
+                }
+            }
+            if uncovered { s.insert(contentsOf: Self.uncoveredPieces.randomElement(using: &rng)!, at: s.startIndex) }
+            let text = Array(s.utf8)
+            var a: [LineBreakOpportunity] = []
+            var b: [LineBreakOpportunity] = []
+            let covers = text.withUnsafeBufferPointer { buf in
+                fast.forEachOpportunity(in: buf) { a.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
+                icu.forEachOpportunity(in: buf) { b.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
+                return ASCIILineBreak.covers(buf)
+            }
+            if covers == uncovered || a != b {
+                Issue.record("seed \(seed) iteration \(iteration): \(text.debugString) covers \(covers) fast \(a) ICU \(b)")
+                return
+            }
+            if covers { covered += 1 }
+        }
+        #expect(covered > 40_000)
+    }
+
     @Test func graphemeFastPathMatchesICU() {
         let seed = TestSeed.base(0x5EED_0002)
         var rng = SeededGenerator(seed: seed)
