@@ -777,19 +777,20 @@
     private mutating func cut(continuing: Bool = false, joinsWithSpace: Bool = true,
                               parsed: ArraySlice<MarkdownRenderer.Node>? = nil) -> Int {
         flushHeld()
-        let blocks: [MarkdownRenderer.Block]
+        var blocks: [MarkdownRenderer.Block]
         if let parsed {
             blocks = renderer.blocks(of: parsed, listStart: listStart)
         } else {
             fillScratch(region[...])
             blocks = renderer.blocks(&scratch, count: scratch.count, listStart: listStart)
         }
-        var lines: [StyledLine] = []
-        compose(blocks, into: &lines, emitted: &emittedBlocks)
-        if continuing, !lines.isEmpty { lines[lines.count - 1].continues = true }
-        joinPending = continuing && !lines.isEmpty
+        let before = finals.count
+        Self.compose(&blocks, into: &finals, emitted: &emittedBlocks, continued: continuation != nil,
+                     join: joinPending ? self.joinsWithSpace : nil)
+        let made = finals.count > before
+        if continuing, made { finals[finals.count - 1].continues = true }
+        joinPending = continuing && made
         self.joinsWithSpace = joinsWithSpace
-        finals += lines
         if blocks.isEmpty, region.first(where: { $0 != 0x20 }) == UInt8(ascii: "["), definitions.count + region.count <= Self.maximumDefinitionBytes {
             // Link reference definitions only: later regions are parsed after them.
             definitions += region
@@ -842,15 +843,10 @@
     private mutating func renderHeld() {
         fillScratch(held[...])
         held.removeAll(keepingCapacity: true)
-        let blocks = renderer.blocks(&scratch, count: scratch.count)
-        // Composed as when they were held: no continuation (`joinPending` is false while
-        // regions are held: only a cut sets it, and a cut renders them first).
-        let continued = continuation
-        continuation = nil
-        var lines: [StyledLine] = []
-        compose(blocks, into: &lines, emitted: &emittedBlocks)
-        finals += lines
-        continuation = continued
+        var blocks = renderer.blocks(&scratch, count: scratch.count)
+        // Composed as when they were held: no continuation, no join (`joinPending` is
+        // false while regions are held: only a cut sets it, and a cut renders them first).
+        Self.compose(&blocks, into: &finals, emitted: &emittedBlocks, continued: false, join: nil)
     }
 
     /// The region emptied, with what was known of its blocks.
@@ -870,15 +866,34 @@
     }
 
     /// Appends `blocks` to `lines`, with a blank line between blocks (none before a
-    /// continued list or paragraph).
-    private func compose(_ blocks: [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool) {
-        for (k, block) in blocks.enumerated() {
-            if emitted && !(k == 0 && continuation != nil) { lines.append(.blank) }
-            if k == 0, joinPending, let first = block.lines.first {
-                lines.append(Self.joining(first, space: joinsWithSpace))
-                lines += block.lines.dropFirst()
+    /// continued list or paragraph), per ``composing``.
+    private func compose(_ blocks: inout [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool) {
+        Self.compose(&blocks, into: &lines, emitted: &emitted, continued: continuation != nil,
+                     join: joinPending ? joinsWithSpace : nil)
+    }
+
+    /// Appends `blocks` to `lines`, with a blank line between blocks (none before the
+    /// first when `continued`); `join`: the first line joins the paragraph before
+    /// (with a space, or none). The blocks' lines are moved, not copied (a copy
+    /// retained and released all a line holds; the blocks are left empty).
+    private static func compose(_ blocks: inout [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool,
+                                continued: Bool, join: Bool?) {
+        for k in blocks.indices {
+            if emitted && !(k == 0 && continued) { lines.append(.blank) }
+            var taken: [StyledLine] = []
+            swap(&taken, &blocks[k].lines)
+            var start = 0
+            if k == 0, let space = join, !taken.isEmpty {
+                lines.append(joining(taken[0], space: space))
+                start = 1
+            }
+            if lines.isEmpty && start == 0 {
+                swap(&lines, &taken)
             } else {
-                lines += block.lines
+                // Moved one by one: popped from the back of the reversed lines.
+                lines.reserveCapacity(lines.count + taken.count - start)
+                taken.reverse()
+                for _ in start..<taken.count { lines.append(taken.removeLast()) }
             }
             emitted = true
         }
@@ -1024,10 +1039,10 @@
             scanner.speculate(&text)
         }
         let listStart = listStart
-        let blocks = provisionally { $0.renderer.blocks(&text, count: text.count, listStart: listStart) }
+        var blocks = provisionally { $0.renderer.blocks(&text, count: text.count, listStart: listStart) }
         var lines: [StyledLine] = []
         var emitted = emittedBlocks
-        compose(blocks, into: &lines, emitted: &emitted)
+        compose(&blocks, into: &lines, emitted: &emitted)
         return lines
     }
 
