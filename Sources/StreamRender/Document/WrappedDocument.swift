@@ -91,12 +91,14 @@ public struct HistoryLimits: Hashable, Sendable {
 
     /// Appends rendered lines as paragraphs, each with its format.
     private mutating func appendLines(_ lines: [StyledLine]) {
-        for line in lines {
+        // By index: a loop variable was a copy of each line (two, counting its spans).
+        for k in lines.indices {
             // A line that joins the one before goes on in its paragraph (and format).
-            if !line.joinsPrevious { document.setFormat(line.format) }
-            if line.spans.count > 1 { document.reserveOpenParagraph(line.spans.reduce(0) { $0 + $1.text.utf8.count }) }
-            for span in line.spans { document.append(span.text, style: span.style) }
-            if !line.continues { document.endLine() }
+            if !lines[k].joinsPrevious { document.setFormat(lines[k].format) }
+            let count = lines[k].spans.count
+            if count > 1 { document.reserveOpenParagraph(lines[k].spans.reduce(0) { $0 + $1.text.utf8.count }) }
+            for j in 0..<count { document.append(lines[k].spans[j].text, style: lines[k].spans[j].style) }
+            if !lines[k].continues { document.endLine() }
         }
     }
 
