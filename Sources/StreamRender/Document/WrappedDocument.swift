@@ -94,7 +94,10 @@ public struct HistoryLimits: Hashable, Sendable {
         // By index: a loop variable was a copy of each line (two, counting its spans).
         for k in lines.indices {
             // A line that joins the one before goes on in its paragraph (and format).
-            if !lines[k].joinsPrevious { document.setFormat(lines[k].format) }
+            // (Plain, the most common, is set without passing the format: that copied it.)
+            if !lines[k].joinsPrevious {
+                if lines[k].format.isPlain { document.setPlainFormat() } else { document.setFormat(lines[k].format) }
+            }
             let count = lines[k].spans.count
             if count > 1 { document.reserveOpenParagraph(lines[k].spans.reduce(0) { $0 + $1.text.utf8.count }) }
             for j in 0..<count { document.append(lines[k].spans[j].text, style: lines[k].spans[j].style) }

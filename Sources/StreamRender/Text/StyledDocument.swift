@@ -322,6 +322,15 @@ import DequeModule
         paragraphs.append(next)
     }
 
+    /// Gives the open paragraph the plain format, as ``setFormat(_:)`` with
+    /// `ParagraphFormat.plain` does.
+    ///
+    /// - Complexity: O(1).
+    public mutating func setPlainFormat() {
+        precondition(!isFinished, "format after finish")
+        paragraphs[paragraphs.count - 1].format = 0
+    }
+
     /// Gives the open paragraph `format` (its prefixes and fill).
     ///
     /// - Complexity: O(p) in the format's prefix text (one hash).
@@ -408,7 +417,11 @@ import DequeModule
     /// ``spareLimit``, not large ones); returns its bytes.
     @discardableResult
     private mutating func recycle(_ paragraph: Paragraph) -> Int {
-        if spareParagraphs.count < spareLimit && paragraph.text.capacity <= 256 { spareParagraphs.append(paragraph) }
+        // Not one without a buffer (a blank line's): it spares nothing, and the text
+        // paragraph that took it would allocate (half the spares, between blocks).
+        if spareParagraphs.count < spareLimit && paragraph.text.capacity > 0 && paragraph.text.capacity <= 256 {
+            spareParagraphs.append(paragraph)
+        }
         return paragraph.text.count
     }
 

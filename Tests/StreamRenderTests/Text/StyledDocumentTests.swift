@@ -20,6 +20,26 @@ import Testing
         #expect(table[a] == bold)
     }
 
+    /// `setPlainFormat()` is `setFormat(.plain)` without the format: format 0, over a
+    /// format set before it.
+    @Test func thePlainFormatIsSetAsPlainIs() {
+        var doc = StyledDocument()
+        let listed = ParagraphFormat(firstPrefix: [.init("• ")], continuationPrefix: [.init("  ")])
+        doc.setFormat(listed)
+        doc.append("a")
+        doc.endLine()
+        doc.setFormat(listed)
+        doc.setPlainFormat()
+        doc.append("b")
+        doc.endLine()
+        doc.setFormat(.plain)
+        doc.append("c")
+        doc._invariantCheck()
+        #expect(doc[paragraph: 0].format != 0 && doc.formats[doc[paragraph: 0].format] == listed)
+        #expect(doc[paragraph: 1].format == 0 && doc[paragraph: 2].format == 0)
+        #expect(doc.formats[0] == .plain)
+    }
+
     @Test func appendingInOneStyleExtendsItsRun() {
         var doc = StyledDocument()
         let bold = doc.styles.intern(Style(attributes: .bold))
