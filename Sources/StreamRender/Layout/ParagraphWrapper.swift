@@ -145,15 +145,17 @@ struct ParagraphWrapper {
     /// is mostly short paragraphs: allocating per paragraph showed in profiles).
     mutating func reset() {
         segmented = 0
-        pending.removeAll(keepingCapacity: true)
+        // Emptied only when not empty: emptying an empty array (keeping its capacity)
+        // made a buffer and released one, four times per paragraph.
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         pendingHead = 0
         restart = 0
         scanEnd = 0
         scanIsFinal = false
-        opportunities.removeAll(keepingCapacity: true)
-        hardBreaks.removeAll(keepingCapacity: true)
+        if !opportunities.isEmpty { opportunities.removeAll(keepingCapacity: true) }
+        if !hardBreaks.isEmpty { hardBreaks.removeAll(keepingCapacity: true) }
         opportunityCursor = 0
-        line.removeAll(keepingCapacity: true)
+        if !line.isEmpty { line.removeAll(keepingCapacity: true) }
         lineStart = 0
         column = 0
         lastBreakIndex = -1
