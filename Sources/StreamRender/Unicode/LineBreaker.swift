@@ -111,9 +111,10 @@ enum ASCIILineBreak {
     }
 
     /// The class of the character starting at `k`, or nil at a continuation byte
-    /// (inside a character: no opportunity, no state).
+    /// (inside a character: no opportunity, no state). `table` is ``table``, read
+    /// once by the caller (each read of the global checked its initialisation).
     @inline(__always)
-    static func classAt(_ text: UnsafeBufferPointer<UInt8>, _ k: Int) -> Class? {
+    static func classAt(_ text: UnsafeBufferPointer<UInt8>, _ k: Int, _ table: UnsafeBufferPointer<Class>) -> Class? {
         let b = text[k]
         if b < 0x80 { return table[Int(b)] }
         if b & 0xC0 == 0x80 { return nil }
@@ -154,8 +155,13 @@ enum ASCIILineBreak {
     }
 
     static func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (Int, Bool) -> Void) {
+        table.withUnsafeBufferPointer { forEachOpportunity(in: text, table: $0, body) }
+    }
+
+    private static func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Class>,
+                                           _ body: (Int, Bool) -> Void) {
         let n = text.count
-        var prev = classAt(text, 0) ?? .al
+        var prev = classAt(text, 0, table) ?? .al
         if prev == .cm { prev = .al }  // LB10
         var lastNonSpace = prev
         var number = NumberState()
@@ -165,7 +171,16 @@ enum ASCIILineBreak {
         var prevStartsWord = true
         for k in 1..<n {
             let a = prev
-            guard var b = classAt(text, k) else { continue }
+            guard var b = classAt(text, k, table) else { continue }
+            if (a == .al || a == .nu) && (b == .al || b == .nu) {
+                // Letters and digits never break between them (LB23, LB25, LB28): most
+                // of a text's bytes, without the rules below.
+                prevStartsWord = false
+                prev = b
+                number.advance(to: b)
+                lastNonSpace = b
+                continue
+            }
             if a == .bk || a == .lf || (a == .cr && b != .lf) {
                 body(k, true)  // LB4, LB5
                 lineStart = k
@@ -180,7 +195,7 @@ enum ASCIILineBreak {
             } else {
                 if b == .cm { b = .al }  // LB10
                 if breaks(a, b, lastNonSpace: lastNonSpace, number: number, hyphenStartsWord: prevStartsWord,
-                          numberFollows: { numberStarts(after: k, in: text, allowingInfix: $0) }) {
+                          numberFollows: { numberStarts(after: k, in: text, table: table, allowingInfix: $0) }) {
                     body(k, false)
                 }
             }
@@ -196,11 +211,12 @@ enum ASCIILineBreak {
     /// Whether a number (`NU`, or `IS? NU` as ICU's LB25 reads it when
     /// `allowingInfix`) starts after the character at `k` and the combining marks
     /// it absorbs (LB9).
-    static func numberStarts(after k: Int, in text: UnsafeBufferPointer<UInt8>, allowingInfix: Bool) -> Bool {
+    static func numberStarts(after k: Int, in text: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Class>,
+                             allowingInfix: Bool) -> Bool {
         var j = k + 1
         var sawInfix = false
         while j < text.count {
-            guard let c = classAt(text, j) else {
+            guard let c = classAt(text, j, table) else {
                 j += 1
                 continue
             }
