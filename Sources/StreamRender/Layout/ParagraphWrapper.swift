@@ -146,7 +146,7 @@ struct ParagraphWrapper {
     mutating func reset() {
         segmented = 0
         // Emptied only when not empty: emptying an empty array (keeping its capacity)
-        // made a buffer and released one, four times per paragraph.
+        // still cost a call into the runtime's array code, four times per paragraph.
         if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
         pendingHead = 0
         restart = 0

@@ -866,7 +866,8 @@
     }
 
     /// Appends `blocks` to `lines`, with a blank line between blocks (none before a
-    /// continued list or paragraph), per ``composing``.
+    /// continued list or paragraph), per
+    /// ``compose(_:into:emitted:continued:join:)``.
     private func compose(_ blocks: inout [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool) {
         Self.compose(&blocks, into: &lines, emitted: &emitted, continued: continuation != nil,
                      join: joinPending ? joinsWithSpace : nil)
@@ -876,24 +877,22 @@
     /// first when `continued`); `join`: the first line joins the paragraph before
     /// (with a space, or none). The blocks' lines are moved, not copied (a copy
     /// retained and released all a line holds; the blocks are left empty).
+    ///
+    /// - Complexity: O(n) in the blocks' lines (amortized: `lines` grows as by append).
     private static func compose(_ blocks: inout [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool,
                                 continued: Bool, join: Bool?) {
         for k in blocks.indices {
             if emitted && !(k == 0 && continued) { lines.append(.blank) }
             var taken: [StyledLine] = []
             swap(&taken, &blocks[k].lines)
-            var start = 0
-            if k == 0, let space = join, !taken.isEmpty {
-                lines.append(joining(taken[0], space: space))
-                start = 1
-            }
-            if lines.isEmpty && start == 0 {
+            if k == 0, let space = join, !taken.isEmpty { taken[0] = joining(taken[0], space: space) }
+            if lines.isEmpty {
                 swap(&lines, &taken)
             } else {
-                // Moved one by one: popped from the back of the reversed lines.
-                lines.reserveCapacity(lines.count + taken.count - start)
+                // Moved one by one: popped from the back of the reversed lines. (No
+                // `reserveCapacity`: it grows to the exact size, a copy per block.)
                 taken.reverse()
-                for _ in start..<taken.count { lines.append(taken.removeLast()) }
+                while let line = taken.popLast() { lines.append(line) }
             }
             emitted = true
         }

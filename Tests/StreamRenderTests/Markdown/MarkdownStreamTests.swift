@@ -225,4 +225,17 @@ func text(_ lines: [StyledLine]) -> String { lines.map(\.plainText).joined(separ
         #expect(words.utf8.count > 5_000 && largest < 1_200, "the open region grew to \(largest) bytes")
         #expect(streamMarkdown(words.map(String.init), provisional: false) == MarkdownRenderer().render(words))
     }
+
+    /// A long paragraph made final in parts whose last part holds hard breaks: that
+    /// part's block is several lines, the first joining the paragraph before. (Moving
+    /// the block's lines once repeated its first and dropped its last.)
+    @Test func aSplitParagraphsLastPartKeepsEveryHardBrokenLine() {
+        let words = (0..<12).map { k in (0..<16).map { "w\(k)x\($0)" }.joined(separator: " ") + "\n" }.joined()
+        let input = words + "tail  \nmiddle\\\nlast\n\nnext\n"
+        let expected = MarkdownRenderer().render(input)
+        #expect(expected.contains { $0.plainText == "last" })
+        #expect(streamMarkdown([input], provisional: false) == expected)
+        #expect(streamMarkdown(input.map(String.init), provisional: false) == expected)
+        #expect(streamMarkdown(input.map(String.init), provisional: true) == expected)
+    }
 }
