@@ -31,7 +31,7 @@ enum HTMLEntities {
     }
 
     /// The offset of the line of `list` whose name is `key`.
-    static func find(_ key: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private static func find(_ key: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !key.isEmpty else { return nil }
         // `low` is a line start; the line sought, if any, starts in `low..<high`.
         var low = 0, high = bytes.count

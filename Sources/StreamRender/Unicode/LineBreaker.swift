@@ -89,6 +89,9 @@ enum ASCIILineBreak {
     }
 
     /// The class and length of the covered character at `k` (a non-ASCII lead byte).
+    /// Curly quotes are plain QU as in ICU 72 (Unicode 15.0); Unicode 15.1's LB15a/b
+    /// (ICU 74) tell opening from closing ones, which the differential test would
+    /// catch on a newer ICU.
     @inline(__always)
     static func nonASCIIClass(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> (Class, Int)? {
         let n = text.count

@@ -73,7 +73,11 @@ import Testing
                 default: s += Self.coveredPieces.randomElement(using: &rng)!
                 }
             }
-            if uncovered { s.insert(contentsOf: Self.uncoveredPieces.randomElement(using: &rng)!, at: s.startIndex) }
+            if uncovered {
+                // At the start, the end or in between.
+                let at = [s.startIndex, s.endIndex, s.index(s.startIndex, offsetBy: s.count / 2)][iteration / 8 % 3]
+                s.insert(contentsOf: Self.uncoveredPieces.randomElement(using: &rng)!, at: at)
+            }
             let text = Array(s.utf8)
             var a: [LineBreakOpportunity] = []
             var b: [LineBreakOpportunity] = []
@@ -89,6 +93,11 @@ import Testing
             if covers { covered += 1 }
         }
         #expect(covered > 40_000)
+        // A truncated sequence, and neighbours of covered ones by their last byte, are not covered.
+        for bytes: [UInt8] in [[0xE2, 0x80], [0xC3], [0x61, 0xE2], [0xE2, 0x82, 0x93], [0xE2, 0x82, 0xAC], [0xE2, 0x81, 0x94],
+                               [0xC2, 0xA0], [0xC4, 0x80]] {
+            #expect(!bytes.withUnsafeBufferPointer { ASCIILineBreak.covers($0) }, "\(bytes)")
+        }
     }
 
     @Test func graphemeFastPathMatchesICU() {
