@@ -65,13 +65,16 @@ public final class LineBreaker {
 enum ASCIILineBreak {
     enum Class: UInt8 {
         case al, nu, sp, ex, qu, pr, po, op, cp, cl, `is`, hy, sy, ba, bk, cr, lf, cm
-        /// Em dash (LB17), ellipsis (LB22).
-        case b2, `in`
+        /// Em dash (LB17), ellipsis (LB22), ideographs and kana (LB23a), Hangul
+        /// syllables (LB27).
+        case b2, `in`, id, h2, h3
     }
 
     /// Whether the text is ASCII but for Latin-1 letters (AL), the en dash (BA), the
-    /// em dash (B2), curly quotes (QU) and the ellipsis (IN): em dashes alone sent most
-    /// paragraphs of LLM answers to ICU. Continuation bytes are checked as the lead's.
+    /// em dash (B2), curly quotes (QU), the ellipsis (IN), CJK ideographs and kana but
+    /// the small ones (ID), Hangul syllables (H2, H3) and the CJK comma and full stops
+    /// `、。，` (CL): em dashes alone sent most paragraphs of LLM answers to ICU, and
+    /// CJK text went there whole. Continuation bytes are checked as the lead's.
     ///
     /// - Complexity: O(n) in the bytes.
     static func covers(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -100,6 +103,23 @@ enum ASCIILineBreak {
             let b1 = text[k + 1]
             // U+00C0...U+00FF but × (U+00D7) and ÷ (U+00F7), which are AI.
             return b1 >= 0x80 && b1 <= 0xBF && b1 != 0x97 && b1 != 0xB7 ? (.al, 2) : nil
+        }
+        if b0 >= 0xE3 && b0 <= 0xEF, k + 2 < n, text[k + 1] & 0xC0 == 0x80, text[k + 2] & 0xC0 == 0x80 {
+            let scalar = UInt32(b0 & 0x0F) << 12 | UInt32(text[k + 1] & 0x3F) << 6 | UInt32(text[k + 2] & 0x3F)
+            switch scalar {
+            case 0x3001, 0x3002, 0xFF0C: return (.cl, 3)
+            case 0x3041...0x3096, 0x30A1...0x30FA:
+                // Small kana are CJ (ICU: NS): not covered.
+                switch scalar {
+                case 0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 0x3063, 0x3083, 0x3085, 0x3087, 0x308E, 0x3095, 0x3096,
+                     0x30A1, 0x30A3, 0x30A5, 0x30A7, 0x30A9, 0x30C3, 0x30E3, 0x30E5, 0x30E7, 0x30EE, 0x30F5, 0x30F6:
+                    return nil
+                default: return (.id, 3)
+                }
+            case 0x4E00...0x9FFF: return (.id, 3)
+            case 0xAC00...0xD7A3: return ((scalar - 0xAC00) % 28 == 0 ? .h2 : .h3, 3)
+            default: return nil
+            }
         }
         if b0 == 0xE2, k + 2 < n, text[k + 1] == 0x80 {
             switch text[k + 2] {
@@ -249,6 +269,13 @@ enum ASCIILineBreak {
         if a == .qu || b == .qu { return false }  // LB19
         if b == .ba || b == .hy { return false }  // LB21
         if b == .in { return false }  // LB22
+        if a.rawValue >= Class.id.rawValue || b.rawValue >= Class.id.rawValue {  // (ID, H2, H3: the last cases)
+            switch (a, b) {
+            case (.pr, .id), (.id, .po): return false  // LB23a
+            case (.h2, .po), (.h3, .po), (.pr, .h2), (.pr, .h3): return false  // LB27
+            default: break
+            }
+        }
         // ICU-8151: ICU keeps a hyphen that starts a line or follows a space with
         // the letter after it (a minus sign, not a word-joining hyphen).
         if hyphenStartsWord && a == .hy && b == .al { return false }

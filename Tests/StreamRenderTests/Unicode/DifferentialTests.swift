@@ -53,8 +53,11 @@ import Testing
 
     /// The non-ASCII characters the fast path covers, and neighbours it must leave to
     /// ICU (× and ÷ are AI; the others are other classes, or a mark that joins them).
-    static let coveredPieces = ["é", "À", "ÿ", "Ö", "ø", "–", "—", "‘", "’", "“", "”", "…"]
-    static let uncoveredPieces = ["×", "÷", "‐", "―", "‚", "„", "•", "\u{2028}", "\u{301}", "日", "«"]
+    static let coveredPieces = ["é", "À", "ÿ", "Ö", "ø", "–", "—", "‘", "’", "“", "”", "…",
+                                "日", "本", "語", "\u{9FFF}", "\u{4E00}", "は", "の", "あ", "カ", "ン", "\u{30FA}", "\u{3042}",
+                                "한", "국", "가", "각", "\u{D7A3}", "。", "、", "，"]
+    static let uncoveredPieces = ["×", "÷", "‐", "―", "‚", "„", "•", "\u{2028}", "\u{301}", "«",
+                                  "ぁ", "ッ", "ー", "・", "「", "」", "！", "\u{3099}", "゛", "\u{1100}", "\u{11A8}", "．", "：", "\u{3000}", "㐀", "😀"]
 
     @Test func commonNonASCIILineBreaksMatchICU() {
         let seed = TestSeed.base(0x5EED_0003)
@@ -95,7 +98,7 @@ import Testing
         #expect(covered > 40_000)
         // A truncated sequence, and neighbours of covered ones by their last byte, are not covered.
         for bytes: [UInt8] in [[0xE2, 0x80], [0xC3], [0x61, 0xE2], [0xE2, 0x82, 0x93], [0xE2, 0x82, 0xAC], [0xE2, 0x81, 0x94],
-                               [0xC2, 0xA0], [0xC4, 0x80]] {
+                               [0xC2, 0xA0], [0xC4, 0x80], [0xE6, 0x97], [0xEA, 0xB0]] {
             #expect(!bytes.withUnsafeBufferPointer { ASCIILineBreak.covers($0) }, "\(bytes)")
         }
     }
