@@ -15,8 +15,9 @@ public struct LineBreakOpportunity: Sendable, Hashable, CustomStringConvertible 
 
 /// Finds line-break opportunities (UAX #14, ICU's default line rules).
 ///
-/// Text that is ASCII, with at most the few non-ASCII characters answers use most
-/// (Latin-1 letters, dashes, curly quotes, the ellipsis: ``ASCIILineBreak/covers(_:)``),
+/// Text that is ASCII, with at most the non-ASCII characters answers use most
+/// (Latin-1 letters, dashes, curly quotes, the ellipsis, CJK ideographs, kana and
+/// Hangul: ``ASCIILineBreak/covers(_:)``),
 /// is handled without ICU by the same rules restricted to the classes those have; it
 /// gives exactly ICU's answer (differentially tested). Anything else goes through one
 /// reused ICU line iterator.
@@ -269,12 +270,10 @@ enum ASCIILineBreak {
         if a == .qu || b == .qu { return false }  // LB19
         if b == .ba || b == .hy { return false }  // LB21
         if b == .in { return false }  // LB22
-        if a.rawValue >= Class.id.rawValue || b.rawValue >= Class.id.rawValue {  // (ID, H2, H3: the last cases)
-            switch (a, b) {
-            case (.pr, .id), (.id, .po): return false  // LB23a
-            case (.h2, .po), (.h3, .po), (.pr, .h2), (.pr, .h3): return false  // LB27
-            default: break
-            }
+        switch (a, b) {
+        case (.pr, .id), (.id, .po): return false  // LB23a
+        case (.h2, .po), (.h3, .po), (.pr, .h2), (.pr, .h3): return false  // LB27
+        default: break
         }
         // ICU-8151: ICU keeps a hyphen that starts a line or follows a space with
         // the letter after it (a minus sign, not a word-joining hyphen).
