@@ -38,12 +38,8 @@ import Testing
         icu.usesASCIIFastPath = false
         for iteration in 0..<50_000 {
             let text = Self.randomASCII(&rng)
-            var a: [LineBreakOpportunity] = []
-            var b: [LineBreakOpportunity] = []
-            text.withUnsafeBufferPointer { buf in
-                fast.forEachOpportunity(in: buf) { a.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
-                icu.forEachOpportunity(in: buf) { b.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
-            }
+            let a = fast.opportunities(in: String(decoding: text, as: UTF8.self))
+            let b = icu.opportunities(in: String(decoding: text, as: UTF8.self))
             if a != b {
                 Issue.record("seed \(seed) iteration \(iteration): \(text.debugString) fast \(a) ICU \(b)")
                 return
@@ -82,13 +78,8 @@ import Testing
                 s.insert(contentsOf: Self.uncoveredPieces.randomElement(using: &rng)!, at: at)
             }
             let text = Array(s.utf8)
-            var a: [LineBreakOpportunity] = []
-            var b: [LineBreakOpportunity] = []
-            let covers = text.withUnsafeBufferPointer { buf in
-                fast.forEachOpportunity(in: buf) { a.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
-                icu.forEachOpportunity(in: buf) { b.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
-                return ASCIILineBreak.covers(buf)
-            }
+            let a = fast.opportunities(in: s), b = icu.opportunities(in: s)
+            let covers = text.withUnsafeBufferPointer { ASCIILineBreak.covers($0) }
             if covers == uncovered || a != b {
                 Issue.record("seed \(seed) iteration \(iteration): \(text.debugString) covers \(covers) fast \(a) ICU \(b)")
                 return
