@@ -91,16 +91,23 @@ public struct HistoryLimits: Hashable, Sendable {
 
     /// Appends rendered lines as paragraphs, each with its format.
     private mutating func appendLines(_ lines: [StyledLine]) {
-        // By index: a loop variable was a copy of each line (two, counting its spans).
+        // By index: a loop variable was a copy of each line.
         for k in lines.indices {
             // A line that joins the one before goes on in its paragraph (and format).
             // (Plain, the most common, is set without passing the format: that copied it.)
             if !lines[k].joinsPrevious {
                 if lines[k].format.isPlain { document.setPlainFormat() } else { document.setFormat(lines[k].format) }
             }
-            let count = lines[k].spans.count
-            if count > 1 { document.reserveOpenParagraph(lines[k].spans.reduce(0) { $0 + $1.text.utf8.count }) }
-            for j in 0..<count { document.append(lines[k].spans[j].text, style: lines[k].spans[j].style) }
+            if lines[k].runs.count > 1 { document.reserveOpenParagraph(lines[k].bytes.count) }
+            // (The line's fields, not the line: calling a method of `lines[k]` copied it.)
+            let runs = lines[k].runs
+            lines[k].bytes.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for run in runs {
+                    document.append(UnsafeBufferPointer(rebasing: bytes[start..<run.end]), style: run.style)
+                    start = run.end
+                }
+            }
             if !lines[k].continues { document.endLine() }
         }
     }

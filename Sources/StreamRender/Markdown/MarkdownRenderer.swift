@@ -13,8 +13,17 @@ import CMD4C
         }
     }
 
+    /// A style over the bytes from the end of the run before it (or 0) to `end`.
+    struct Run: Hashable, Sendable {
+        var end: Int
+        var style: Style
+    }
+
     public var format: ParagraphFormat
-    public var spans: [Span]
+    /// The text, flat: the spans' UTF-8 bytes one after another, and a run per span
+    /// (no `String` and no span array per line between md4c and the document; issue 24).
+    private(set) var bytes: [UInt8] = []
+    private(set) var runs: [Run] = []
     /// The paragraph goes on: the next line given joins it (a long paragraph that
     /// was made final in parts while it streamed).
     public var continues = false
@@ -27,9 +36,42 @@ import CMD4C
         self.spans = spans
     }
 
+    /// A line of `bytes` in `runs` (each ending within `bytes`, the last at its end).
+    init(format: ParagraphFormat = .plain, bytes: [UInt8], runs: [Run]) {
+        self.format = format
+        self.bytes = bytes
+        self.runs = runs
+    }
+
+    /// The text in styled pieces, one a run (made from the flat text when read).
+    ///
+    /// - Complexity: O(n) in the line's bytes, read or written.
+    public var spans: [Span] {
+        get {
+            var start = 0
+            return runs.map { run in
+                defer { start = run.end }
+                return Span(String(decoding: bytes[start..<run.end], as: UTF8.self), style: run.style)
+            }
+        }
+        set {
+            bytes.removeAll(keepingCapacity: true)
+            runs.removeAll(keepingCapacity: true)
+            for span in newValue { appendRun(span.text, style: span.style) }
+        }
+    }
+
+    mutating func reserveCapacity(bytes byteCount: Int, runs runCount: Int) {
+        bytes.reserveCapacity(byteCount)
+        runs.reserveCapacity(runCount)
+    }
+
+    /// Whether the line has no span (``spans`` is empty).
+    var isEmpty: Bool { runs.isEmpty }
+
     /// The line as plain characters: prefix, text (a fill shown once).
     public var plainText: String {
-        format.firstPrefix.map(\.text).joined() + spans.map(\.text).joined() + (format.fill?.text ?? "")
+        format.firstPrefix.map(\.text).joined() + String(decoding: bytes, as: UTF8.self) + (format.fill?.text ?? "")
     }
 
     static let blank = StyledLine()
@@ -43,11 +85,35 @@ import CMD4C
     /// its style.
     mutating func append(_ span: Span) {
         if span.text.isEmpty { return }
-        if let last = spans.last, last.style == span.style {
-            spans[spans.count - 1].text += span.text
+        bytes.append(contentsOf: span.text.utf8)
+        if let last = runs.indices.last, runs[last].style == span.style {
+            runs[last].end = bytes.count
         } else {
-            spans.append(span)
+            runs.append(Run(end: bytes.count, style: span.style))
         }
+    }
+
+    /// Appends `line`'s spans as ``append(_:)-([Span])`` does (its format and flags are not taken).
+    mutating func append(_ line: StyledLine) {
+        var start = 0
+        for run in line.runs {
+            defer { start = run.end }
+            guard run.end > start else { continue }
+            let merges = runs.last?.style == run.style
+            bytes.append(contentsOf: line.bytes[start..<run.end])
+            if merges { runs[runs.count - 1].end = bytes.count } else { runs.append(Run(end: bytes.count, style: run.style)) }
+        }
+    }
+
+    /// Appends a span of `text` in `style`, not merged (as appending to ``spans``).
+    mutating func appendRun(_ text: String, style: Style) {
+        bytes.append(contentsOf: text.utf8)
+        runs.append(Run(end: bytes.count, style: style))
+    }
+
+    mutating func appendRun(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
+        bytes.append(contentsOf: text)
+        runs.append(Run(end: bytes.count, style: style))
     }
 }
 
@@ -320,19 +386,22 @@ public struct MarkdownOptions: Hashable, Sendable {
             // Most lines have nothing to sanitise: their pieces are cut from the line as is.
             let needsCleaning = !ControlSanitizer.isClean(utf8)
             var line = StyledLine(format: format)
-            // Pieces of one style are joined before a string is made of them (most
-            // neighbouring tokens share a style: a string each, then joined, cost more).
-            // Pieces are told apart by the first kind of their style: neighbours always
-            // differ in style, and none is empty (cleaning keeps every scalar), so they
-            // go in without the comparison `StyledLine.append` makes.
+            if !needsCleaning { line.reserveCapacity(bytes: utf8.count, runs: 2 * tokens.count + 1) }
+            // Pieces of one style are joined before they go in (most neighbouring tokens
+            // share a style). Pieces are told apart by the first kind of their style:
+            // neighbours always differ in style, and none is empty (cleaning keeps every
+            // scalar), so they go in without the comparison `StyledLine.append` makes.
             let plain = cache.sameAs[Int(TokenKind.plain.rawValue)]
             var done = 0, pieceStart = 0
             var pieceKind = plain
             func flush() {
                 guard done > pieceStart else { return }
-                var piece = String(decoding: UnsafeBufferPointer(rebasing: utf8[pieceStart..<done]), as: UTF8.self)
-                if needsCleaning { piece = clean(piece, tabs: true) }
-                line.spans.append(.init(piece, style: cache.styles[pieceKind]))
+                let piece = UnsafeBufferPointer(rebasing: utf8[pieceStart..<done])
+                if needsCleaning {
+                    line.appendRun(clean(String(decoding: piece, as: UTF8.self), tabs: true), style: cache.styles[pieceKind])
+                } else {
+                    line.appendRun(piece, style: cache.styles[pieceKind])
+                }
                 pieceStart = done
             }
             func add(upTo end: Int, _ kind: Int) {
@@ -368,9 +437,8 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
         var kind: Kind
         var children: [Node] = []
-        /// Inline content split at line breaks (a leaf's; containers hold none, and
-        /// allocate none).
-        var lines: [[StyledLine.Span]]
+        /// Inline content (a leaf's; containers hold none, and allocate none).
+        var inline = InlineText()
         /// Raw text (code and HTML blocks).
         var raw = ""
         var implicit = false
@@ -382,12 +450,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         var displayMath: String?
         init(_ kind: Kind) {
             self.kind = kind
-            // Shared until written: structure-only parses and raw blocks never write it.
-            // (Asked of `kind`: `isLeaf` of the self being made copied it.)
-            lines = Self.isLeaf(kind) ? Self.oneEmptyLine : []
         }
-
-        private static let oneEmptyLine: [[StyledLine.Span]] = [[]]
 
         /// The block's kind without what may change as it grows (a list's start, a
         /// code block's language), compared to tell whether a block stayed the same.
@@ -436,6 +499,94 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
     }
 
+    /// A leaf's inline content, flat: its UTF-8 bytes, the style runs over them and
+    /// where hard line breaks cut it. Text callbacks append bytes to it: no `String`
+    /// and no span array per text (issue 24); a leaf without text allocates nothing.
+    struct InlineText {
+        typealias Run = StyledLine.Run
+        var bytes: [UInt8] = []
+        /// Each run holds bytes (none is empty); the last ends at `bytes.count`.
+        var runs: [Run] = []
+        /// The byte offsets of the hard line breaks, in order.
+        var breaks: [Int] = []
+
+        var lineCount: Int { breaks.count + 1 }
+
+        /// The bytes of line `k`.
+        func lineRange(_ k: Int) -> Range<Int> {
+            (k == 0 ? 0 : breaks[k - 1])..<(k < breaks.count ? breaks[k] : bytes.count)
+        }
+
+        /// Where run `k` starts.
+        func runStart(_ k: Int) -> Int { k == 0 ? 0 : runs[k - 1].end }
+
+        /// Appends `text` in `style` (nothing if it is empty): the last run grows if it
+        /// has the style.
+        ///
+        /// - Complexity: amortized O(n) in the bytes of `text`.
+        mutating func append(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
+            if text.isEmpty { return }
+            // A leaf takes its text in many pieces: room for a line's worth at once.
+            if bytes.capacity == 0 { bytes.reserveCapacity(max(text.count, 128)) }
+            bytes.append(contentsOf: text)
+            extendRun(style)
+        }
+
+        mutating func append(_ text: String, style: Style) {
+            if text.isEmpty { return }
+            bytes.append(contentsOf: text.utf8)
+            extendRun(style)
+        }
+
+        private mutating func extendRun(_ style: Style) {
+            let last = runs.count - 1
+            if last >= 0 && runs[last].style == style {
+                runs[last].end = bytes.count
+            } else {
+                if runs.capacity == 0 { runs.reserveCapacity(4) }
+                runs.append(Run(end: bytes.count, style: style))
+            }
+        }
+
+        /// Replaces the bytes from `start` to the end, all in the last run, with `text`.
+        mutating func replaceLastRun(from start: Int, with text: [UInt8]) {
+            bytes.replaceSubrange(start..., with: text)
+            runs[runs.count - 1].end = bytes.count
+        }
+
+        /// Takes back everything from byte `count` on.
+        mutating func truncate(to count: Int) {
+            guard count < bytes.count else { return }
+            bytes.removeSubrange(count...)
+            while !runs.isEmpty && runStart(runs.count - 1) >= count { runs.removeLast() }
+            if !runs.isEmpty { runs[runs.count - 1].end = count }
+            while let last = breaks.last, last > count { breaks.removeLast() }
+        }
+
+        /// Drops the first `count` bytes (and the runs and breaks they end).
+        mutating func removeFirst(_ count: Int) {
+            guard count > 0 else { return }
+            bytes.removeFirst(count)
+            runs.removeAll { $0.end <= count }
+            for k in runs.indices { runs[k].end -= count }
+            breaks = breaks.compactMap { $0 < count ? nil : $0 - count }
+        }
+
+        /// Calls `body` with each piece of line `k`: a run's bytes within the line, and
+        /// its style. `run` is a run index at or before the line's first (lines visited
+        /// in order pass it on); it is left at the line's last run.
+        func forEachPiece(ofLine k: Int, run: inout Int, _ body: (Range<Int>, Style) -> Void) {
+            let line = lineRange(k)
+            var start = line.lowerBound
+            while start < line.upperBound {
+                while runs[run].end <= start { run += 1 }
+                let end = min(runs[run].end, line.upperBound)
+                body(start..<end, runs[run].style)
+                start = end
+            }
+        }
+    }
+
     /// A struct the md4c callbacks reach through a pointer: no reference counting of
     /// the builder and no run-time exclusivity checks per callback (issue 24).
     private struct Builder {
@@ -449,7 +600,8 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// (`~300 ms, see [docs](http://h.org/~u/)`): see ``leaveSpan(_:)``; a block's
         /// end ends the spans still open in it.
         var spanTypes: [MD_SPANTYPE] = []
-        var links: [(href: String, line: Int, span: Int, isImage: Bool)] = []
+        /// Open links: the target, and where the link's text starts in its leaf.
+        var links: [(href: String, start: Int, isImage: Bool)] = []
         var lastLeafIsRaw = false
         var structureOnly = false
         /// Quotes and lists on the stack.
@@ -506,7 +658,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         var mathSpan: (source: String, display: Bool, end: Int?)?
         /// An open `\(` or `\[`: where its source starts in the input, and the leaf's
         /// content before it (to take back what md4c made of the math).
-        var bracketMath: (start: Int, display: Bool, node: Int, line: Int, spans: Int, bytes: Int, depth: Int, links: Int)?
+        var bracketMath: (start: Int, display: Bool, node: Int, line: Int, bytes: Int, depth: Int, links: Int)?
 
         /// The offset of `pointer` in the input, if it points into it (md4c hands some
         /// texts from its own constants: a soft break's "\n", the NUL replacement).
@@ -588,7 +740,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                     if again.children.count == 1 {
                         node.kind = again.children[0].kind
                         node.children = again.children[0].children
-                        node.lines = again.children[0].lines
+                        node.inline = again.children[0].inline
                     } else {
                         node.kind = .document
                         node.children = again.children
@@ -626,71 +778,71 @@ public struct MarkdownOptions: Hashable, Sendable {
             return stack.count - 1
         }
 
-        mutating func text(_ type: MD_TEXTTYPE, _ s: String, at offset: Int?) {
+        mutating func text(_ type: MD_TEXTTYPE, _ buffer: UnsafeBufferPointer<UInt8>, at offset: Int?) {
             if mathSpan != nil {
-                mathSpan!.source += type == MD_TEXT_SOFTBR || type == MD_TEXT_BR ? " " : s
-                if let offset { mathSpan!.end = offset + s.utf8.count }
+                mathSpan!.source += type == MD_TEXT_SOFTBR || type == MD_TEXT_BR ? " " : String(decoding: buffer, as: UTF8.self)
+                if let offset { mathSpan!.end = offset + buffer.count }
                 return
             }
             let node = leaf()
             if stack[node].isRaw {
-                stack[node].raw += s
+                stack[node].raw += String(decoding: buffer, as: UTF8.self)
                 return
             }
-            if type == MD_TEXT_NORMAL, let offset, let first = s.utf8.first, isEscaped(offset) {
+            if type == MD_TEXT_NORMAL, let offset, let first = buffer.first, isEscaped(offset) {
                 if let open = bracketMath, first == UInt8(ascii: open.display ? "]" : ")") {
                     bracketMath = nil
                     if closeBracketMath(open, at: offset, in: node) {
-                        let rest = String(s.dropFirst())
-                        if !rest.isEmpty { add(rest, to: node) }
+                        add(UnsafeBufferPointer(rebasing: buffer.dropFirst()), to: node)
                         return
                     }
                 } else if bracketMath == nil, first == UInt8(ascii: "(") || first == UInt8(ascii: "[") {
-                    let k = stack[node].lines.count - 1
-                    bracketMath = (offset + 1, first == UInt8(ascii: "["), node, k, stack[node].lines[k].count,
-                                   stack[node].lines[k].last?.text.utf8.count ?? 0, spanStyles.count, links.count)
+                    bracketMath = (offset + 1, first == UInt8(ascii: "["), node, stack[node].inline.breaks.count,
+                                   stack[node].inline.bytes.count, spanStyles.count, links.count)
                 }
             }
             switch type {
             case MD_TEXT_BR:
-                stack[node].lines.append([])
+                stack[node].inline.breaks.append(stack[node].inline.bytes.count)
             case MD_TEXT_SOFTBR:
-                if stack[node].lines.count == 1 && stack[node].firstSoftBreak == nil {
-                    stack[node].firstSoftBreak = stack[node].lines[0].reduce(0) { $0 + $1.text.utf8.count }
+                if stack[node].inline.breaks.isEmpty && stack[node].firstSoftBreak == nil {
+                    stack[node].firstSoftBreak = stack[node].inline.bytes.count
                 }
                 add(" ", to: node)  // paragraphs reflow: a soft break is a space
             case MD_TEXT_NULLCHAR:
                 add("\u{FFFD}", to: node)
             case MD_TEXT_ENTITY:
-                add(Entities.decode(s), to: node)
+                add(Entities.decode(String(decoding: buffer, as: UTF8.self)), to: node)
             case MD_TEXT_HTML:
-                add(s, to: node, style: options.html)
+                add(buffer, to: node, style: options.html)
             case MD_TEXT_NORMAL:
-                add(s, to: node)
-                var bytes = s  // (searched in its storage: the generic `contains` read a byte at a time)
-                if bytes.withUTF8({ ByteSearch.contains(UInt8(ascii: "]"), in: $0) }) {
-                    markFootnoteReferences(in: node, added: s.utf8.count)
+                add(buffer, to: node)
+                if ByteSearch.contains(UInt8(ascii: "]"), in: buffer) {
+                    markFootnoteReferences(in: node, added: buffer.count)
                 }
             default:
-                add(s, to: node)
+                add(buffer, to: node)
             }
         }
 
         /// `[^label]` completed by the text just added to the last span (a reference
         /// whose definition may come later): shown as the footnote's number, raised.
         mutating func markFootnoteReferences(in node: Int, added: Int) {
-            let k = stack[node].lines.count - 1
-            guard let span = stack[node].lines[k].last else { return }
+            // The span the text went into: the last run, within the last line.
+            let last = stack[node].inline.runs.count - 1
+            guard last >= 0 else { return }
+            let start = max(stack[node].inline.runStart(last), stack[node].inline.breaks.last ?? 0)
+            let end = stack[node].inline.bytes.count
             // Most `]` close links: look for a `[^` where a reference could start before
             // copying anything (a label is at most 999 bytes).
             var previous: UInt8 = 0
             var opens = false
-            for b in span.text.utf8.suffix(added + 1002) {
+            for b in stack[node].inline.bytes[max(start, end - added - 1002)..<end] {
                 if previous == UInt8(ascii: "[") && b == UInt8(ascii: "^") { opens = true; break }
                 previous = b
             }
             guard opens else { return }
-            var text = Array(span.text.utf8)
+            var text = Array(stack[node].inline.bytes[start..<end])
             var found: [(open: Int, close: Int)] = []
             var close = text.count - 1
             let first = max(0, text.count - added)
@@ -710,28 +862,21 @@ public struct MarkdownOptions: Hashable, Sendable {
                 let digits = MathText.superscript(String(number))!
                 text.replaceSubrange(match.open...match.close, with: Array(digits.utf8))
             }
-            if !found.isEmpty { stack[node].lines[k][stack[node].lines[k].count - 1].text = String(decoding: text, as: UTF8.self) }
+            if !found.isEmpty { stack[node].inline.replaceLastRun(from: start, with: text) }
         }
 
         /// `\)` or `\]` at `offset` closes `open`: what md4c made of the source in
         /// between (escapes taken, emphasis found) is replaced by the math. False when
         /// the two are not in the same line and spans (then it stays as rendered).
-        mutating func closeBracketMath(_ open: (start: Int, display: Bool, node: Int, line: Int, spans: Int, bytes: Int, depth: Int, links: Int),
+        mutating func closeBracketMath(_ open: (start: Int, display: Bool, node: Int, line: Int, bytes: Int, depth: Int, links: Int),
                               at offset: Int, in node: Int) -> Bool {
-            guard open.node == node, stack[node].lines.count - 1 == open.line, spanStyles.count == open.depth,
+            guard open.node == node, stack[node].inline.breaks.count == open.line, spanStyles.count == open.depth,
                   links.count == open.links, let input, offset - 1 >= open.start else { return false }
             let source = String(decoding: UnsafeRawBufferPointer(start: input + open.start, count: offset - 1 - open.start), as: UTF8.self)
             // `\(\)` and `\[\\\]` (escaped punctuation, GFM example 308) are no math.
             guard !MathText.unicode(source).isEmpty else { return false }
-            var line = Array(stack[node].lines[open.line].prefix(open.spans))
-            if open.spans > 0 {
-                // The span before the `(` may have taken text since: cut it back (and the `\(`'s `(`).
-                var last = line[open.spans - 1]
-                last.text = String(decoding: last.text.utf8.prefix(open.bytes), as: UTF8.self)
-                line[open.spans - 1] = last
-                if last.text.isEmpty { line.removeLast() }
-            }
-            stack[node].lines[open.line] = line
+            // What came after the `\(` (its `(` included) is taken back.
+            stack[node].inline.truncate(to: open.bytes)
             addMath(source, display: open.display, delimiters: open.display ? ("\\[", "\\]") : ("\\(", "\\)"), to: node)
             return true
         }
@@ -748,14 +893,17 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
 
         mutating func add(_ s: String, to node: Int, style extra: Style? = nil) {
-            var style = spanStyles[spanStyles.count - 1]
-            if let extra { style = style.merged(with: extra) }
-            let k = stack[node].lines.count - 1
-            if let last = stack[node].lines[k].last, last.style == style {
-                stack[node].lines[k][stack[node].lines[k].count - 1].text += s
-            } else {
-                stack[node].lines[k].append(.init(s, style: style))
-            }
+            stack[node].inline.append(s, style: style(extra))
+        }
+
+        mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, to node: Int, style extra: Style? = nil) {
+            stack[node].inline.append(bytes, style: style(extra))
+        }
+
+        /// The style of text added now: the open spans', with `extra` over it.
+        private func style(_ extra: Style?) -> Style {
+            let style = spanStyles[spanStyles.count - 1]
+            return extra.map { style.merged(with: $0) } ?? style
         }
 
         mutating func enterSpan(_ type: MD_SPANTYPE, _ detail: UnsafeMutableRawPointer?) {
@@ -775,7 +923,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                     : detail!.assumingMemoryBound(to: MD_SPAN_A_DETAIL.self).pointee.href
                 let href = MarkdownRenderer.string(attribute)
                 let node = leaf()
-                links.append((href, stack[node].lines.count - 1, stack[node].lines[stack[node].lines.count - 1].count, isImage))
+                links.append((href, stack[node].inline.bytes.count, isImage))
                 if !isImage {
                     var link = theme.link
                     if options.hyperlinks, !href.isEmpty { link.hyperlink = href }
@@ -821,11 +969,8 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
             if options.hyperlinks || link.href.isEmpty { return }
             // The link's visible text: an autolink shows its target already.
-            var shown = ""
-            for k in link.line..<stack[node].lines.count {
-                let from = k == link.line ? link.span : 0
-                if from < stack[node].lines[k].count { for span in stack[node].lines[k][from...] { shown += span.text } }
-            }
+            let bytes = stack[node].inline.bytes
+            let shown = String(decoding: bytes[min(link.start, bytes.count)...], as: UTF8.self)
             if shown == link.href || "mailto:" + shown == link.href { return }
             add(" (\(link.href))", to: node, style: target)
         }
@@ -915,8 +1060,9 @@ public struct MarkdownOptions: Hashable, Sendable {
                 _ = b.pointee.leaf()
                 return 0
             }
-            let s = String(decoding: UnsafeRawBufferPointer(start: text, count: Int(size)), as: UTF8.self)
-            b.pointee.text(type, s, at: offset)
+            // md4c cuts text at ASCII syntax: the pieces of valid UTF-8 input are valid.
+            let bytes = UnsafeRawPointer(text).map { $0.assumingMemoryBound(to: UInt8.self) }
+            b.pointee.text(type, UnsafeBufferPointer(start: bytes, count: Int(size)), at: offset)
             return 0
         }
         if !tables { parser.flags &= ~UInt32(MD_FLAG_TABLES) }
@@ -998,51 +1144,37 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// `[!IMPORTANT]`, `[!WARNING]` or `[!CAUTION]` (any case, spaces around it allowed),
     /// as GitHub reads them.
     static func alert(of first: Node) -> (kind: AlertKind, rest: Node?)? {
-        guard case .paragraph = first.kind, let line = first.lines.first else { return nil }
-        // Most quotes are no alert: their first bytes after spaces are not `[!`
-        // (known without joining the line).
-        var opening: (UInt8, UInt8, count: Int) = (0, 0, 0)
-        search: for span in line {
-            for b in span.text.utf8 where !(opening.count == 0 && b == 0x20) {
-                if opening.count == 0 { opening.0 = b } else { opening.1 = b }
-                opening.count += 1
-                if opening.count == 2 { break search }
-            }
-        }
-        guard opening.0 == UInt8(ascii: "["), opening.1 == UInt8(ascii: "!") else { return nil }
-        let joined = Array(line.map(\.text).joined().utf8)
-        let headBytes = first.firstSoftBreak ?? joined.count
-        let head = String(decoding: joined[..<headBytes], as: UTF8.self)
+        guard case .paragraph = first.kind else { return nil }
+        let line = first.inline.lineRange(0)
+        let bytes = first.inline.bytes[line]
+        // Most quotes are no alert: their first bytes after spaces are not `[!`.
+        guard let start = bytes.firstIndex(where: { $0 != 0x20 }), start + 1 < line.upperBound,
+              bytes[start] == UInt8(ascii: "["), bytes[start + 1] == UInt8(ascii: "!") else { return nil }
+        let headBytes = first.firstSoftBreak ?? line.count
+        let head = String(decoding: bytes.prefix(headBytes), as: UTF8.self)
         let text = trimmingSpaces(head)
         guard text.starts(with: "[!"), text.last == "]",
               let kind = AlertKind(rawValue: String(text.dropFirst(2).dropLast()).uppercased()) else { return nil }
-        var lines = Array(first.lines.dropFirst())
+        var rest = first.inline
         if first.firstSoftBreak != nil {
             // The rest of the first line, after the soft break's space.
-            var drop = headBytes + 1
-            var spans = line
-            while drop > 0, !spans.isEmpty {
-                let count = spans[0].text.utf8.count
-                if count <= drop {
-                    drop -= count
-                    spans.removeFirst()
-                } else {
-                    spans[0].text = String(decoding: Array(spans[0].text.utf8)[drop...], as: UTF8.self)
-                    drop = 0
-                }
-            }
-            lines.insert(spans, at: 0)
+            rest.removeFirst(min(headBytes + 1, line.count))
+        } else if !rest.breaks.isEmpty {
+            rest.removeFirst(line.upperBound)
+            rest.breaks.removeFirst()
+        } else {
+            return (kind, nil)
         }
-        guard !lines.isEmpty else { return (kind, nil) }
-        var rest = Node(.paragraph)
-        rest.lines = lines
-        return (kind, rest)
+        var node = Node(.paragraph)
+        node.inline = rest
+        return (kind, node)
     }
 
     // MARK: - Rendering the tree
 
     private func render(_ node: Node, base: Style, depth: Int, width: Int, start: Int? = nil) -> [StyledLine] {
-        let theme = options.theme
+        // (`options.theme` read in place: a copy of the theme per block was most of this
+        // function's own cost.)
         switch node.kind {
         case .document:
             return joinChildren(node.children, base: base, depth: depth, width: width, blankBeforeLists: true)
@@ -1056,9 +1188,9 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
             return lines
         case .heading(let level):
-            return inlineLines(node, base: base.merged(with: theme.headings[max(0, min(5, level - 1))]))
+            return inlineLines(node, base: base.merged(with: options.theme.headings[max(0, min(5, level - 1))]))
         case .rule:
-            return [StyledLine(format: ParagraphFormat(fill: .init("─", style: theme.rule)))]
+            return [StyledLine(format: ParagraphFormat(fill: .init("─", style: options.theme.rule)))]
         case .code(let language, let fenced):
             var lines: [StyledLine] = []
             let number = fenced ? numberCodeBlock(info: language, code: node.raw) : nil
@@ -1078,7 +1210,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             if raw.hasSuffix("\n") { raw.removeLast() }
             return raw.split(separator: "\n", omittingEmptySubsequences: false).map {
                 let text = clean(String($0), tabs: true)
-                return StyledLine(spans: text.isEmpty ? [] : [.init(text, style: base.merged(with: theme.html))])
+                return StyledLine(spans: text.isEmpty ? [] : [.init(text, style: base.merged(with: options.theme.html))])
             }
         case .quote:
             // A GitHub alert: `[!NOTE]` alone on the quote's first line becomes its label.
@@ -1088,9 +1220,9 @@ public struct MarkdownOptions: Hashable, Sendable {
                 if let rest = found.rest { children[0] = rest } else { children.removeFirst() }
             }
             let alert = found?.kind
-            let barStyle = alert.map { $0.style(in: theme.alerts) } ?? theme.quoteBar
+            let barStyle = alert.map { $0.style(in: options.theme.alerts) } ?? options.theme.quoteBar
             let bar = ParagraphFormat.Piece("│ ", style: barStyle)
-            var inner = joinChildren(children, base: base.merged(with: theme.quoteText), depth: depth,
+            var inner = joinChildren(children, base: base.merged(with: options.theme.quoteText), depth: depth,
                                      width: width - 2, blankBeforeLists: true)
             if let alert {
                 inner.insert(StyledLine(spans: [.init(alert.label, style: barStyle.merged(with: Style(attributes: .bold)))]), at: 0)
@@ -1098,7 +1230,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             let lines = inner.isEmpty ? [StyledLine.blank] : inner
             return lines.map { line in
                 var line = line
-                if line.spans.isEmpty && line.format.isPlain {
+                if line.isEmpty && line.format.isPlain {
                     line.format.firstPrefix = [.init("│", style: barStyle)]
                     line.format.continuationPrefix = line.format.firstPrefix
                 } else {
@@ -1115,13 +1247,13 @@ public struct MarkdownOptions: Hashable, Sendable {
                 guard case .item(let task) = item.kind else { continue }
                 var marker: [ParagraphFormat.Piece] = []
                 if ordered {
-                    marker.append(.init("\(number0 + k)\(Character(Unicode.Scalar(mark))) ", style: theme.bullet))
+                    marker.append(.init("\(number0 + k)\(Character(Unicode.Scalar(mark))) ", style: options.theme.bullet))
                 }
                 if let task {
                     let done = task == UInt8(ascii: "x") || task == UInt8(ascii: "X")
-                    marker.append(.init(done ? "☑ " : "☐ ", style: done ? theme.taskDone : theme.taskOpen))
+                    marker.append(.init(done ? "☑ " : "☐ ", style: done ? options.theme.taskDone : options.theme.taskOpen))
                 } else if !ordered {
-                    marker.append(.init(["•", "◦", "▪"][depth % 3] + " ", style: theme.bullet))
+                    marker.append(.init(["•", "◦", "▪"][depth % 3] + " ", style: options.theme.bullet))
                 }
                 let indent = measure(marker.map(\.text).joined())
                 let pad = ParagraphFormat.Piece(String(repeating: " ", count: indent))
@@ -1134,7 +1266,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                         line.format.firstPrefix = marker + line.format.firstPrefix
                         line.format.continuationPrefix.insert(pad, at: 0)
                         if !marker.allSatisfy({ $0.text.utf8.allSatisfy { $0 < 0x7F } }) { line.format.wrapsLikeTerminal = false }
-                    } else if !(line.spans.isEmpty && line.format.isPlain) {
+                    } else if !(line.isEmpty && line.format.isPlain) {
                         line.format.firstPrefix.insert(pad, at: 0)
                         line.format.continuationPrefix.insert(pad, at: 0)
                     }
@@ -1166,19 +1298,32 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 
     private func inlineLines(_ node: Node, base: Style) -> [StyledLine] {
-        var lines = node.lines
-        while lines.count > 1, lines[lines.count - 1].isEmpty { lines.removeLast() }
-        return lines.map { spans in
-            // Mostly (a top-level paragraph's line of clean text) the spans are as they
-            // stand: they are taken without a copy (plain merged with a style is that style).
-            if base == .plain && spans.allSatisfy({ !$0.text.isEmpty && Self.isClean($0.text, tabs: true) }) {
-                return StyledLine(spans: spans)
+        var count = node.inline.lineCount
+        while count > 1, node.inline.lineRange(count - 1).isEmpty { count -= 1 }
+        let isPlain = base == .plain  // (plain merged with a style is that style)
+        let isClean = node.inline.bytes.withUnsafeBufferPointer { ControlSanitizer.isClean($0, tabs: true) }
+        // Mostly (a line of clean text at the top level) the text is taken as it is.
+        if count == 1 && isPlain && isClean { return [StyledLine(bytes: node.inline.bytes, runs: node.inline.runs)] }
+        let inline = node.inline
+        var lines: [StyledLine] = []
+        lines.reserveCapacity(count)
+        var run = 0
+        inline.bytes.withUnsafeBufferPointer { bytes in
+            for k in 0..<count {
+                var line = StyledLine()
+                inline.forEachPiece(ofLine: k, run: &run) { range, style in
+                    let piece = UnsafeBufferPointer(rebasing: bytes[range])
+                    if isClean || ControlSanitizer.isClean(piece, tabs: true) {
+                        line.appendRun(piece, style: isPlain ? style : base.merged(with: style))
+                        return
+                    }
+                    let text = clean(String(decoding: piece, as: UTF8.self), tabs: true)
+                    if !text.isEmpty { line.appendRun(text, style: base.merged(with: style)) }
+                }
+                lines.append(line)
             }
-            return StyledLine(spans: spans.compactMap { span in
-                let text = clean(span.text, tabs: true)
-                return text.isEmpty ? nil : .init(text, style: base.merged(with: span.style))
-            })
         }
+        return lines
     }
 
     // MARK: - Tables
@@ -1236,11 +1381,11 @@ public struct MarkdownOptions: Hashable, Sendable {
                     row.widths.reserveCapacity(child.children.count)
                     for cell in child.children {
                         guard case .cell(_, let align) = cell.kind else { continue }
-                        let spans = cell.lines.joined().map { span -> StyledLine.Span in
-                            var s = span
-                            s.text = clean(s.text, tabs: false)
-                            s.style = base.merged(with: header ? headerStyle.merged(with: s.style) : s.style)
-                            return s
+                        let inline = cell.inline
+                        let spans = inline.runs.indices.map { k -> StyledLine.Span in
+                            let text = String(decoding: inline.bytes[inline.runStart(k)..<inline.runs[k].end], as: UTF8.self)
+                            let style = inline.runs[k].style
+                            return .init(clean(text, tabs: false), style: base.merged(with: header ? headerStyle.merged(with: style) : style))
                         }
                         row.cells.append(spans)
                         row.widths.append(spans.reduce(0) { $0 + measure($1.text) })
@@ -1315,7 +1460,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         }
         bytes += right.utf8
-        return StyledLine(spans: [.init(String(decoding: bytes, as: UTF8.self), style: options.theme.tableBorder)])
+        return StyledLine(bytes: bytes, runs: [.init(end: bytes.count, style: options.theme.tableBorder)])
     }
 
     /// The line under a table's last row (none for records).
@@ -1341,7 +1486,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         var lines: [StyledLine] = []
         for r in 0..<height {
             var line = StyledLine()
-            line.spans.reserveCapacity(2 * grid.columns + 1)  // a border and a text a cell, mostly
+            line.reserveCapacity(bytes: 4 * grid.columns + widths.reduce(0, +) + 2, runs: 2 * grid.columns + 1)  // a border and a text a cell, mostly
             line.append(.init("│ ", style: border))
             for c in 0..<grid.columns {
                 let piece = r < wrapped[c].count ? wrapped[c][r] : (spans: [], width: 0)

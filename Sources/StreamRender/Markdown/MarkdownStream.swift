@@ -902,7 +902,7 @@
     /// is (unless a word was split), then its text.
     static func joining(_ line: StyledLine, space: Bool = true) -> StyledLine {
         var joined = StyledLine(format: line.format, spans: space ? [StyledLine.Span(" ")] : [])
-        joined.append(line.spans)
+        joined.append(line)
         joined.continues = line.continues
         joined.joinsPrevious = true
         return joined
@@ -916,7 +916,7 @@
         var result: [StyledLine] = []
         for line in lines {
             if line.joinsPrevious, !result.isEmpty, result[result.count - 1].continues {
-                result[result.count - 1].append(line.spans)
+                result[result.count - 1].append(line)
                 result[result.count - 1].continues = line.continues
             } else {
                 result.append(line)

@@ -230,6 +230,17 @@ import DequeModule
         append(text, style: styles.intern(style))
     }
 
+    /// Appends the UTF-8 `bytes` in `style` as ``append(_:style:)-(String,Style)`` appends a
+    /// string (rendered lines come as bytes: no `String` per span).
+    ///
+    /// - Complexity: amortized O(n) in `bytes`, plus one hash of the style.
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, style: Style) {
+        precondition(!isFinished, "append after finish")
+        let id = styles.intern(style)
+        if !sanitizer.isHoldingCR && ControlSanitizer.isClean(bytes) { return appendSanitised(bytes, id) }
+        append(String(decoding: bytes, as: UTF8.self), style: id)
+    }
+
     /// Ends the text: a held-back CR becomes a line end and the last paragraph closes.
     ///
     /// - Complexity: O(1).

@@ -16,6 +16,17 @@ import Testing
         expectEveryChunking(document, rendersAs: lines, seed: 2406)
     }
 
+    /// An autolink shows its target already, also when its text goes on a span of the
+    /// same style (an image's alt text inside a link, GitHub's badge): its target is not
+    /// repeated after it, while the image's and the outer link's are shown.
+    @Test func anAutolinkInsideALinkIsNotRepeated() {
+        let document = "[![Chat at https://example.org/room](https://example.org/b.svg)](https://example.org/join)\n"
+        let lines = MarkdownRenderer().render(document)
+        #expect(text(lines) == "Chat at https://example.org/room (image: https://example.org/b.svg) (https://example.org/join)",
+                "\(text(lines))")
+        expectEveryChunking(document, rendersAs: lines, seed: 2409)
+    }
+
     /// A header cell past the delimiter row's count is seen only when the rejected table
     /// is parsed again as a paragraph: its footnote is numbered in document order, before
     /// the next paragraph's, in one shot and in every chunking.
