@@ -543,6 +543,11 @@ public struct ResponseDecoder: Sendable {
                 return judgedBinary(at: Self.binaryProbeBytes, output)
             }
         }
+        // Mostly valid: made a string by one validation, not a repair's and a string's.
+        if textBuffer.isEmpty, let text = textRepair.validString(bytes) {
+            if !text.isEmpty { output(.event(.delta(index: 0, kind: .text, text: text))) }
+            return
+        }
         textRepair.repair(bytes, into: &textBuffer)
         flushText(output)
     }

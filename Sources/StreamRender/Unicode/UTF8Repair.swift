@@ -23,6 +23,33 @@ public struct UTF8Repair: Sendable {
 
     static let replacement: (UInt8, UInt8, UInt8) = (0xEF, 0xBF, 0xBD)
 
+    /// The valid UTF-8 of `bytes` as a string, by one validation (Swift's, which a
+    /// string makes anyway) when nothing is held back and `bytes` are valid up to the
+    /// bytes of a character their end cuts (those go on as ``repair(_:into:)`` takes
+    /// them); nil otherwise, with nothing consumed (repair them then).
+    ///
+    /// - Complexity: O(n) in the number of bytes.
+    public mutating func validString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard needed == 0 else { return nil }
+        let end = Self.completeEnd(bytes)
+        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) else { return nil }
+        // The cut character is held back (or, not a valid start, replaced).
+        var tail: [UInt8] = []
+        repair(UnsafeBufferPointer(rebasing: bytes[end...]), into: &tail)
+        return tail.isEmpty ? text : text + String(decoding: tail, as: UTF8.self)
+    }
+
+    /// Where the last character whose bytes all arrived ends: before a lead byte in
+    /// the last three whose sequence runs past the end (else the end).
+    static func completeEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = bytes.count
+        var k = n - 1
+        while k >= 0 && k >= n - 3 && bytes[k] & 0xC0 == 0x80 { k -= 1 }
+        guard k >= 0, bytes[k] >= 0xC0 else { return n }
+        let length = bytes[k] >= 0xF0 ? 4 : bytes[k] >= 0xE0 ? 3 : 2
+        return k + length > n ? k : n
+    }
+
     /// Appends the valid UTF-8 for `bytes` to `output`.
     ///
     /// - Complexity: O(n) in the number of bytes; pure ASCII runs are copied in bulk.

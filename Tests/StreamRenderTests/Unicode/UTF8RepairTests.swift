@@ -53,4 +53,43 @@ import Testing
             }
         }
     }
+
+    /// `validString` (one validation for a valid chunk, a character cut by its end held
+    /// back) with the repair for the chunks it declines: the same text as Swift's
+    /// decoder in any chunking, of mostly valid text with a few bad bytes.
+    @Test func validStringsAndRepairsAgreeWithSwiftsDecoderInAnyChunking() {
+        let seed = TestSeed.base(0x5EED_0004)
+        var rng = SeededGenerator(seed: seed)
+        let scalars: [Unicode.Scalar] = ["a", " ", "é", "—", "世", "😀", "\u{301}", "\u{10FFFF}"]
+        let bad: [UInt8] = [0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF]
+        var fast = 0
+        for iteration in 0..<5_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...12, using: &rng) {
+                if Int.random(in: 0..<10, using: &rng) == 0 {
+                    bytes.append(bad.randomElement(using: &rng)!)
+                } else {
+                    bytes += Array(String(scalars.randomElement(using: &rng)!).utf8)
+                }
+            }
+            let expected = Array(String(decoding: bytes, as: UTF8.self).utf8)
+            var repair = UTF8Repair()
+            var out: [UInt8] = []
+            for chunk in randomChunks(bytes, using: &rng, maxChunk: 6) {
+                let text = Array(chunk).withUnsafeBufferPointer { repair.validString($0) }
+                if let text {
+                    out += text.utf8
+                    fast += 1
+                } else {
+                    repair.repair(chunk, into: &out)
+                }
+            }
+            repair.finish(into: &out)
+            if out != expected {
+                Issue.record("seed \(seed) iteration \(iteration): \(bytes) gave \(out), expected \(expected)")
+                return
+            }
+        }
+        #expect(fast > 5_000, "the validation took \(fast) chunks")
+    }
 }
