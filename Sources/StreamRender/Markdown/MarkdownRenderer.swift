@@ -93,15 +93,34 @@ import CMD4C
         }
     }
 
+    /// Appends `text` in `style` as ``append(_:)-(Span)`` appends a span of it.
+    mutating func append(_ text: some Collection<UInt8>, style: Style) {
+        if text.isEmpty { return }
+        bytes.append(contentsOf: text)
+        if let last = runs.indices.last, runs[last].style == style {
+            runs[last].end = bytes.count
+        } else {
+            runs.append(Run(end: bytes.count, style: style))
+        }
+    }
+
     /// Appends `line`'s spans as ``append(_:)-([Span])`` does (its format and flags are not taken).
     mutating func append(_ line: StyledLine) {
-        var start = 0
-        for run in line.runs {
-            defer { start = run.end }
-            guard run.end > start else { continue }
-            let merges = runs.last?.style == run.style
-            bytes.append(contentsOf: line.bytes[start..<run.end])
-            if merges { runs[runs.count - 1].end = bytes.count } else { runs.append(Run(end: bytes.count, style: run.style)) }
+        // By index: a loop variable copied each run (and its style).
+        line.bytes.withUnsafeBufferPointer { text in
+            var start = 0
+            for k in line.runs.indices {
+                let end = line.runs[k].end
+                guard end > start else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+                let last = runs.count - 1
+                if last >= 0 && runs[last].style == line.runs[k].style {
+                    runs[last].end = bytes.count
+                } else {
+                    runs.append(Run(end: bytes.count, style: line.runs[k].style))
+                }
+                start = end
+            }
         }
     }
 
@@ -1340,9 +1359,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// hold a little more of (`9` then `10`, a longer name), before a cell wraps.
     static func tableHeadroom(_ width: Int) -> Int { max(2, width / 4) }
 
-    /// One row of a table: its cells' spans (styled, cleaned) and alignments.
+    /// One row of a table: its cells' text (styled, cleaned; a line each) and alignments.
     struct TableRow {
-        var cells: [[StyledLine.Span]]
+        var cells: [StyledLine]
         var aligns: [Int]
         var header: Bool
         /// Each cell's width (measured once: the grid and the wrap both need it).
@@ -1381,14 +1400,25 @@ public struct MarkdownOptions: Hashable, Sendable {
                     row.widths.reserveCapacity(child.children.count)
                     for cell in child.children {
                         guard case .cell(_, let align) = cell.kind else { continue }
-                        let inline = cell.inline
-                        let spans = inline.runs.indices.map { k -> StyledLine.Span in
-                            let text = String(decoding: inline.bytes[inline.runStart(k)..<inline.runs[k].end], as: UTF8.self)
-                            let style = inline.runs[k].style
-                            return .init(clean(text, tabs: false), style: base.merged(with: header ? headerStyle.merged(with: style) : style))
+                        // A span a run (a cell's width is the sum of its spans' widths).
+                        var line = StyledLine()
+                        var width = 0
+                        cell.inline.bytes.withUnsafeBufferPointer { bytes in
+                            for (k, run) in cell.inline.runs.enumerated() {
+                                let piece = UnsafeBufferPointer(rebasing: bytes[cell.inline.runStart(k)..<run.end])
+                                let style = base.merged(with: header ? headerStyle.merged(with: run.style) : run.style)
+                                if ControlSanitizer.isClean(piece, tabs: false) {
+                                    line.appendRun(piece, style: style)
+                                    width += measure(piece)
+                                } else {
+                                    let text = clean(String(decoding: piece, as: UTF8.self), tabs: false)
+                                    line.appendRun(text, style: style)
+                                    width += measure(text)
+                                }
+                            }
                         }
-                        row.cells.append(spans)
-                        row.widths.append(spans.reduce(0) { $0 + measure($1.text) })
+                        row.cells.append(line)
+                        row.widths.append(width)
                         row.aligns.append(align)
                     }
                     rows.append(row)
@@ -1475,28 +1505,31 @@ public struct MarkdownOptions: Hashable, Sendable {
         count < someSpaces.count ? someSpaces[count] : String(repeating: " ", count: count)
     }
 
+    private static let leftBorder = Array("│ ".utf8), innerBorder = Array(" │ ".utf8), rightBorder = Array(" │".utf8)
+
     /// A row in the box: each cell wrapped at its column's width, aligned.
     private func tableRowLines(_ row: TableRow, _ grid: TableGrid) -> [StyledLine] {
         let border = options.theme.tableBorder
         let widths = grid.widths
         let wrapped = (0..<grid.columns).map { c in
-            c < row.cells.count ? wrap(row.cells[c], total: row.widths[c], width: widths[c]) : [([], 0)]
+            c < row.cells.count ? wrap(row.cells[c], total: row.widths[c], width: widths[c]) : [(StyledLine(), 0)]
         }
         let height = wrapped.lazy.map { $0.count }.max() ?? 1
         var lines: [StyledLine] = []
         for r in 0..<height {
             var line = StyledLine()
             line.reserveCapacity(bytes: 4 * grid.columns + widths.reduce(0, +) + 2, runs: 2 * grid.columns + 1)  // a border and a text a cell, mostly
-            line.append(.init("│ ", style: border))
+            line.append(Self.leftBorder, style: border)
             for c in 0..<grid.columns {
-                let piece = r < wrapped[c].count ? wrapped[c][r] : (spans: [], width: 0)
-                let room = widths[c] - piece.width
+                // (The piece read in place: a copy retained all a line holds.)
+                let has = r < wrapped[c].count
+                let room = widths[c] - (has ? wrapped[c][r].width : 0)
                 let align = c < row.aligns.count ? row.aligns[c] : 0
                 let left = align == 3 ? room : align == 2 ? room / 2 : 0
-                if left > 0 { line.append(.init(Self.spaces(left))) }
-                line.append(piece.spans)
-                if room - left > 0 { line.append(.init(Self.spaces(room - left))) }
-                line.append(.init(c == grid.columns - 1 ? " │" : " │ ", style: border))
+                if left > 0 { line.append(repeatElement(0x20, count: left), style: .plain) }
+                if has { line.append(wrapped[c][r].line) }
+                if room - left > 0 { line.append(repeatElement(0x20, count: room - left), style: .plain) }
+                line.append(c == grid.columns - 1 ? Self.rightBorder : Self.innerBorder, style: border)
             }
             lines.append(line)
         }
@@ -1531,42 +1564,36 @@ public struct MarkdownOptions: Hashable, Sendable {
         var lines: [StyledLine] = []
         for row in body.isEmpty ? [TableRow(cells: labels, aligns: [], header: false)] : body {
             for c in 0..<columns {
-                let cell = c < row.cells.count ? row.cells[c] : []
-                if c > 0 && cell.allSatisfy({ $0.text.allSatisfy { $0 == " " } }) { continue }  // an empty cell
-                var spans: [StyledLine.Span] = []
-                if !body.isEmpty, c < labels.count, !labels[c].isEmpty { spans = labels[c] + [.init(": ", style: theme.tableHeader)] }
-                spans += cell
+                let cell = c < row.cells.count ? row.cells[c] : StyledLine()
+                if c > 0 && cell.bytes.allSatisfy({ $0 == 0x20 }) { continue }  // an empty cell
                 let first: ParagraphFormat.Piece = c == 0 ? .init("• ", style: theme.bullet) : .init("  ")
-                lines.append(StyledLine(format: ParagraphFormat(firstPrefix: [first], continuationPrefix: [.init("  ")]),
-                                        spans: merge(spans)))
+                var line = StyledLine(format: ParagraphFormat(firstPrefix: [first], continuationPrefix: [.init("  ")]))
+                if !body.isEmpty, c < labels.count, !labels[c].isEmpty {
+                    line.append(labels[c])
+                    line.append(": ".utf8, style: theme.tableHeader)
+                }
+                line.append(cell)
+                lines.append(line)
             }
         }
         return lines
     }
 
-    /// `spans` with same-style neighbours joined and empty ones dropped (`StyledLine.append(_:)`).
-    private func merge(_ spans: [StyledLine.Span]) -> [StyledLine.Span] {
-        var line = StyledLine()
-        line.append(spans)
-        return line.spans
-    }
-
     /// Greedy word wrap of a cell's spans (`total` columns wide) at `width` columns (a
     /// word longer than the width is cut between clusters).
-    private func wrap(_ spans: [StyledLine.Span], total: Int, width: Int) -> [(spans: [StyledLine.Span], width: Int)] {
-        // Most cells fit their column: one line, the spans as they are (the row's line
+    private func wrap(_ cell: StyledLine, total: Int, width: Int) -> [(line: StyledLine, width: Int)] {
+        // Most cells fit their column: one line, the cell as it is (the row's line
         // joins same-style neighbours and drops empty spans).
-        if total <= width { return [(spans, total)] }
-        // The cells' bytes in one buffer; clusters as offsets into it (a String per
-        // cluster, and per word moved, made this a tenth of a document with a table).
-        var bytes: [UInt8] = []
-        var spanEnds: [Int] = []
+        if total <= width { return [(cell, total)] }
+        // Clusters as offsets into the cell's bytes (a String per cluster, and per word
+        // moved, made this a tenth of a document with a table); each span segmented alone.
+        let bytes = cell.bytes
+        let spanEnds = cell.runs.map(\.end)
         var clusters: [(start: Int, end: Int, width: Int)] = []
-        for span in spans {
-            var s = span.text
-            s.withUTF8 { utf8 in
-                let base = bytes.count
-                bytes.append(contentsOf: utf8)
+        bytes.withUnsafeBufferPointer { all in
+            var base = 0
+            for end in spanEnds {
+                let utf8 = UnsafeBufferPointer(rebasing: all[base..<end])
                 _ = GraphemeSegmenter.segment(utf8, final: true, fast: true, policy: options.policy, breaker: breaker) { cluster, w, isRun in
                     let start = base + (cluster.baseAddress! - utf8.baseAddress!)
                     // An ASCII run is reported whole: each of its bytes is a cluster (words are found between them).
@@ -1576,8 +1603,8 @@ public struct MarkdownOptions: Hashable, Sendable {
                         clusters.append((start, start + cluster.count, w))
                     }
                 }
+                base = end
             }
-            spanEnds.append(bytes.count)
         }
         func isSpace(_ k: Int) -> Bool { clusters[k].end - clusters[k].start == 1 && bytes[clusters[k].start] == 0x20 }
         func columns(_ range: Range<Int>) -> Int { clusters[range].reduce(0) { $0 + $1.width } }
@@ -1628,11 +1655,11 @@ public struct MarkdownOptions: Hashable, Sendable {
                 var from = clusters[run.lowerBound].start
                 let to = clusters[run.upperBound - 1].end
                 for (n, spanEnd) in spanEnds.enumerated() where spanEnd > from && from < to {
-                    result.append(.init(String(decoding: bytes[from..<min(to, spanEnd)], as: UTF8.self), style: spans[n].style))
+                    result.append(bytes[from..<min(to, spanEnd)], style: cell.runs[n].style)
                     from = min(to, spanEnd)
                 }
             }
-            return (result.spans, line.reduce(0) { $0 + columns($1) })
+            return (result, line.reduce(0) { $0 + columns($1) })
         }
     }
 
@@ -1645,13 +1672,15 @@ public struct MarkdownOptions: Hashable, Sendable {
 
     /// Display width of `text` in columns.
     func measure(_ text: String) -> Int {
-        var width = 0
         var s = text
-        s.withUTF8 { bytes in
-            // Printable ASCII (most cells): a column a byte.
-            if DisplayWidth.isPrintableASCII(bytes) { width = bytes.count; return }
-            _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { _, w, _ in width += w }
-        }
+        return s.withUTF8 { measure($0) }
+    }
+
+    func measure(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        // Printable ASCII (most cells): a column a byte.
+        if DisplayWidth.isPrintableASCII(bytes) { return bytes.count }
+        var width = 0
+        _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { _, w, _ in width += w }
         return width
     }
 
