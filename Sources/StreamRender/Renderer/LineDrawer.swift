@@ -95,13 +95,17 @@ enum LineDrawer {
         splitter.forEachCell(in: buf) { range, width in
             guard column + width <= frame.width else { return }
             let first = buf[range.lowerBound]
-            var text = range.count == 1 && first < 0x80 ? asciiCells[Int(first)]
-                : String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
-            // (A scalar from U+0300 on, where marks start, has a lead byte from 0xCC.)
-            if first >= 0xCC { text = standalone(text, policy: policy) }
             let offset = origin.map { $0[range.lowerBound] } ?? from + range.lowerBound
             if offset >= run.end { run = paragraph.styleRun(at: offset) }
-            column = frame.put(text, width: width, style: run.style, row: row, column: column)
+            // (A scalar from U+0300 on, where marks start, has a lead byte from 0xCC.)
+            if range.count == 1 && first < 0x80 || first >= 0xCC {
+                var text = range.count == 1 && first < 0x80 ? asciiCells[Int(first)]
+                    : String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
+                if first >= 0xCC { text = standalone(text, policy: policy) }
+                column = frame.put(text, width: width, style: run.style, row: row, column: column)
+            } else {
+                column = frame.put(bytes: UnsafeBufferPointer(rebasing: buf[range]), width: width, style: run.style, row: row, column: column)
+            }
         }
     }
 

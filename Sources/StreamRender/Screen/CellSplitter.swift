@@ -28,46 +28,50 @@ public final class CellSplitter {
     /// - Complexity: O(n) in the bytes.
     public func forEachCell(in text: UnsafeBufferPointer<UInt8>, _ body: (_ bytes: Range<Int>, _ width: Int) -> Void) {
         guard let base = text.baseAddress else { return }
-        var current: (start: Int, end: Int, width: Int)? = nil
-        func emit() { if let c = current { body(c.start..<c.end, c.width) } }
+        // The open cell, reached through a pointer: a variable the segmenter's closure
+        // captured was checked for exclusive access at run time on each use.
+        var open: (start: Int, end: Int, width: Int)? = nil
         let policy = self.policy
-        _ = GraphemeSegmenter.segment(text, final: true, fast: true, policy: policy, breaker: breaker) { bytes, width, isRun in
-            let start = bytes.baseAddress! - base
-            if isRun {
-                for k in 0..<bytes.count {
-                    let w = DisplayWidth.asciiWidth(bytes[k])
-                    if w == 0 { if current != nil { current!.end = start + k + 1 }; continue }
-                    emit()
-                    current = (start + k, start + k + 1, w)
-                }
-                return
-            }
-            let mode = policy.mode(of: bytes)
-            if mode == .grapheme {
-                if width == 0 {
-                    if current != nil { current!.end = start + bytes.count }
+        withUnsafeMutablePointer(to: &open) { current in
+            func emit() { if let c = current.pointee { body(c.start..<c.end, c.width) } }
+            _ = GraphemeSegmenter.segment(text, final: true, fast: true, policy: policy, breaker: breaker) { bytes, width, isRun in
+                let start = bytes.baseAddress! - base
+                if isRun {
+                    for k in 0..<bytes.count {
+                        let w = DisplayWidth.asciiWidth(bytes[k])
+                        if w == 0 { if current.pointee != nil { current.pointee!.end = start + k + 1 }; continue }
+                        emit()
+                        current.pointee = (start + k, start + k + 1, w)
+                    }
                     return
                 }
-                emit()
-                current = (start, start + bytes.count, min(width, 2))
-                return
-            }
-            var i = 0
-            var joins = WcwidthJoins(joining: mode == .wcwidth)
-            while i < bytes.count {
-                let (scalar, next) = DisplayWidth.decodeScalar(bytes, at: i)
-                // The scalar after a ZWJ, and a flag's second half, join the cell before.
-                let w = joins.joinsPrevious(scalar) ? 0 : DisplayWidth.wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
-                if w == 0 {
-                    if current != nil { current!.end = start + next }
-                } else {
+                let mode = policy.mode(of: bytes)
+                if mode == .grapheme {
+                    if width == 0 {
+                        if current.pointee != nil { current.pointee!.end = start + bytes.count }
+                        return
+                    }
                     emit()
-                    current = (start + i, start + next, min(w, 2))
+                    current.pointee = (start, start + bytes.count, min(width, 2))
+                    return
                 }
-                i = next
+                var i = 0
+                var joins = WcwidthJoins(joining: mode == .wcwidth)
+                while i < bytes.count {
+                    let (scalar, next) = DisplayWidth.decodeScalar(bytes, at: i)
+                    // The scalar after a ZWJ, and a flag's second half, join the cell before.
+                    let w = joins.joinsPrevious(scalar) ? 0 : DisplayWidth.wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+                    if w == 0 {
+                        if current.pointee != nil { current.pointee!.end = start + next }
+                    } else {
+                        emit()
+                        current.pointee = (start + i, start + next, min(w, 2))
+                    }
+                    i = next
+                }
             }
+            emit()
         }
-        emit()
     }
 
     /// The cells of `text` as (cluster, width) pairs.

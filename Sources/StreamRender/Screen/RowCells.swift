@@ -10,6 +10,11 @@ protocol CellSink {
     ///
     /// - Complexity: O(n) in the cluster's bytes.
     mutating func put(_ text: String, width: Int, style: StyleID, row: Int, column: Int) -> Int
+    /// Puts one cluster as ``put(_:width:style:row:column:)`` does, given as its UTF-8
+    /// bytes (a sink that writes bytes makes no `String` of it).
+    ///
+    /// - Complexity: O(n) in the cluster's bytes.
+    mutating func put(bytes: UnsafeBufferPointer<UInt8>, width: Int, style: StyleID, row: Int, column: Int) -> Int
     /// Puts `text`, cells of one scalar each, `columns` wide in all and all of them
     /// fitting, in `style` from `column`. False when the sink takes no runs.
     ///
@@ -23,6 +28,11 @@ protocol CellSink {
 
 extension Frame: CellSink {
     static var takesRuns: Bool { false }
+
+    /// - Complexity: O(n) in the cluster's bytes.
+    mutating func put(bytes: UnsafeBufferPointer<UInt8>, width: Int, style: StyleID, row: Int, column: Int) -> Int {
+        put(String(decoding: bytes, as: UTF8.self), width: width, style: style, row: row, column: column)
+    }
 
     /// - Complexity: O(1).
     func putRun(_ text: UnsafeBufferPointer<UInt8>, columns: Int, style: StyleID, row: Int, column: Int) -> Bool {
@@ -124,6 +134,16 @@ struct RowCells: CellSink {
         text.withUTF8 { append($0, style: style) }
         column += width
         if !Cell.isPlainBlank(text, style: style) { content = (bytes.count, column) }
+        return column
+    }
+
+    /// - Complexity: O(n) in the cluster's bytes.
+    mutating func put(bytes text: UnsafeBufferPointer<UInt8>, width: Int, style: StyleID, row: Int, column at: Int) -> Int {
+        precondition(at + width <= self.width, "a cell past the row's end")
+        guard start(at: at) else { return at + width }
+        append(text, style: style)
+        column += width
+        if !(style == .plain && text.count == 1 && text[0] == 0x20) { content = (bytes.count, column) }
         return column
     }
 
