@@ -327,6 +327,15 @@ public struct ANSIEncoder: Sendable {
         }
         let wanted = look(of: style)
         if let pen, Self.sameLook(pen, wanted) { return }
+        // A few looks alternate (code tokens, bold, links): their changes are written
+        // as they were the last time, not worked out again.
+        let change = pen.map { PenChange(from: Self.key($0), to: Self.key(wanted)) }
+        if let change, let k = recentChanges.firstIndex(of: change) {
+            out.append(contentsOf: recentChangeBytes[k])
+            pen = wanted
+            return
+        }
+        let start = out.count
         // Built in the encoder's own buffers: a change allocated five arrays (styled
         // output changes style a few times a line).
         var reset = SGRCodes(), delta = SGRCodes()
@@ -336,10 +345,46 @@ public struct ANSIEncoder: Sendable {
         swap(&reset, &resetCodes)
         swap(&delta, &deltaCodes)
         pen = wanted
+        if let change {
+            let bytes = Array(out[start...])
+            if recentChanges.count < Self.recentChangeCount {
+                recentChanges.append(change)
+                recentChangeBytes.append(bytes)
+            } else {
+                recentChanges[nextRecentChange] = change
+                recentChangeBytes[nextRecentChange] = bytes
+                nextRecentChange = (nextRecentChange + 1) % Self.recentChangeCount
+            }
+        }
     }
 
     /// Buffers of ``setPen(_:link:into:)`` kept between changes.
     private var resetCodes = SGRCodes(), deltaCodes = SGRCodes()
+
+    /// A pen change between two looks, each packed in a number (``key(_:)``).
+    private struct PenChange: Equatable {
+        var from: UInt64
+        var to: UInt64
+    }
+
+    /// The last changes written and their bytes (the oldest replaced first).
+    private var recentChanges: [PenChange] = []
+    private var recentChangeBytes: [[UInt8]] = []
+    private var nextRecentChange = 0
+    private static let recentChangeCount = 16
+
+    /// A look (colours and attributes) as one number: equal numbers, equal looks.
+    private static func key(_ look: Style) -> UInt64 {
+        func packed(_ color: StyleColor) -> UInt64 {
+            switch color {
+            case .default: return 0
+            case .ansi(let n): return 1 << 24 | UInt64(n)
+            case .palette(let n): return 2 << 24 | UInt64(n)
+            case .rgb(let r, let g, let b): return 3 << 24 | UInt64(r) << 16 | UInt64(g) << 8 | UInt64(b)
+            }
+        }
+        return packed(look.foreground) | packed(look.background) << 26 | UInt64(look.attributes.rawValue) << 52
+    }
 
     /// The shortest SGR from `current` (nil: unknown) to `target`.
     func sgr(from current: Style?, to target: Style) -> [UInt8] {
