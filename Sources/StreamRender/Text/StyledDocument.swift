@@ -311,16 +311,22 @@ import DequeModule
 
     private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ style: StyleID) {
         if bytes.isEmpty { return }
-        let last = paragraphs.count - 1
-        paragraphs[last].text.append(contentsOf: bytes)
-        let end = paragraphs[last].text.count
-        if let r = paragraphs[last].runs.indices.last, paragraphs[last].runs[r].style == style {
-            paragraphs[last].runs[r].end = end
-        } else {
-            paragraphs[last].runs.append(StyleRun(end: end, style: style))
-        }
+        // One access to the open paragraph (each through the deque's subscript was a
+        // uniqueness check and an index computed).
+        Self.append(bytes, style, to: &paragraphs[paragraphs.count - 1])
         byteCount += bytes.count
         totalBytes += bytes.count
+    }
+
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ style: StyleID, to paragraph: inout Paragraph) {
+        paragraph.text.append(contentsOf: bytes)
+        let end = paragraph.text.count
+        let last = paragraph.runs.count - 1
+        if last >= 0 && paragraph.runs[last].style == style {
+            paragraph.runs[last].end = end
+        } else {
+            paragraph.runs.append(StyleRun(end: end, style: style))
+        }
     }
 
     private mutating func closeOpenParagraph(lineFeed: Bool) {
