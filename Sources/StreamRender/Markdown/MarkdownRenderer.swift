@@ -17,11 +17,22 @@ import CMD4C
     struct Run: Hashable, Sendable {
         var end: Int
         var style: Style
+
+        /// Ends `runs` at `end` in `style`: the last run grows if it has the style.
+        static func extend(_ runs: inout [Run], to end: Int, style: Style) {
+            let last = runs.count - 1
+            if last >= 0 && runs[last].style == style {
+                runs[last].end = end
+            } else {
+                runs.append(Run(end: end, style: style))
+            }
+        }
     }
 
     public var format: ParagraphFormat
-    /// The text, flat: the spans' UTF-8 bytes one after another, and a run per span
-    /// (no `String` and no span array per line between md4c and the document; issue 24).
+    /// The text, flat: the spans' UTF-8 bytes one after another and their style runs
+    /// (no `String` per piece of text and no span array per line on the way from md4c
+    /// to the document; issue 24). Valid UTF-8.
     private(set) var bytes: [UInt8] = []
     private(set) var runs: [Run] = []
     /// The paragraph goes on: the next line given joins it (a long paragraph that
@@ -43,7 +54,8 @@ import CMD4C
         self.runs = runs
     }
 
-    /// The text in styled pieces, one a run (made from the flat text when read).
+    /// The text in styled pieces, one a run (made from the flat text when read; set,
+    /// a run a span, merged or not as given).
     ///
     /// - Complexity: O(n) in the line's bytes, read or written.
     public var spans: [Span] {
@@ -57,7 +69,7 @@ import CMD4C
         set {
             bytes.removeAll(keepingCapacity: true)
             runs.removeAll(keepingCapacity: true)
-            for span in newValue { appendRun(span.text, style: span.style) }
+            for span in newValue { appendRun(span.text.utf8, style: span.style) }
         }
     }
 
@@ -84,24 +96,14 @@ import CMD4C
     /// Appends `span` (nothing if it is empty), merged into the last span if that has
     /// its style.
     mutating func append(_ span: Span) {
-        if span.text.isEmpty { return }
-        bytes.append(contentsOf: span.text.utf8)
-        if let last = runs.indices.last, runs[last].style == span.style {
-            runs[last].end = bytes.count
-        } else {
-            runs.append(Run(end: bytes.count, style: span.style))
-        }
+        append(span.text.utf8, style: span.style)
     }
 
-    /// Appends `text` in `style` as ``append(_:)-(Span)`` appends a span of it.
+    /// Appends `text` (UTF-8) in `style` as ``append(_:)-(Span)`` appends a span of it.
     mutating func append(_ text: some Collection<UInt8>, style: Style) {
         if text.isEmpty { return }
         bytes.append(contentsOf: text)
-        if let last = runs.indices.last, runs[last].style == style {
-            runs[last].end = bytes.count
-        } else {
-            runs.append(Run(end: bytes.count, style: style))
-        }
+        Run.extend(&runs, to: bytes.count, style: style)
     }
 
     /// Appends `line`'s spans as ``append(_:)-([Span])`` does (its format and flags are not taken).
@@ -113,24 +115,14 @@ import CMD4C
                 let end = line.runs[k].end
                 guard end > start else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
-                let last = runs.count - 1
-                if last >= 0 && runs[last].style == line.runs[k].style {
-                    runs[last].end = bytes.count
-                } else {
-                    runs.append(Run(end: bytes.count, style: line.runs[k].style))
-                }
+                Run.extend(&runs, to: bytes.count, style: line.runs[k].style)
                 start = end
             }
         }
     }
 
-    /// Appends a span of `text` in `style`, not merged (as appending to ``spans``).
-    mutating func appendRun(_ text: String, style: Style) {
-        bytes.append(contentsOf: text.utf8)
-        runs.append(Run(end: bytes.count, style: style))
-    }
-
-    mutating func appendRun(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
+    /// Appends a span of `text` (UTF-8) in `style`, not merged (as appending to ``spans``).
+    mutating func appendRun(_ text: some Collection<UInt8>, style: Style) {
         bytes.append(contentsOf: text)
         runs.append(Run(end: bytes.count, style: style))
     }
@@ -417,7 +409,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 guard done > pieceStart else { return }
                 let piece = UnsafeBufferPointer(rebasing: utf8[pieceStart..<done])
                 if needsCleaning {
-                    line.appendRun(clean(String(decoding: piece, as: UTF8.self), tabs: true), style: cache.styles[pieceKind])
+                    line.appendRun(clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, style: cache.styles[pieceKind])
                 } else {
                     line.appendRun(piece, style: cache.styles[pieceKind])
                 }
@@ -543,28 +535,13 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// has the style.
         ///
         /// - Complexity: amortized O(n) in the bytes of `text`.
-        mutating func append(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
+        mutating func append(_ text: some Collection<UInt8>, style: Style) {
             if text.isEmpty { return }
             // A leaf takes its text in many pieces: room for a line's worth at once.
             if bytes.capacity == 0 { bytes.reserveCapacity(max(text.count, 128)) }
+            if runs.capacity == 0 { runs.reserveCapacity(4) }
             bytes.append(contentsOf: text)
-            extendRun(style)
-        }
-
-        mutating func append(_ text: String, style: Style) {
-            if text.isEmpty { return }
-            bytes.append(contentsOf: text.utf8)
-            extendRun(style)
-        }
-
-        private mutating func extendRun(_ style: Style) {
-            let last = runs.count - 1
-            if last >= 0 && runs[last].style == style {
-                runs[last].end = bytes.count
-            } else {
-                if runs.capacity == 0 { runs.reserveCapacity(4) }
-                runs.append(Run(end: bytes.count, style: style))
-            }
+            Run.extend(&runs, to: bytes.count, style: style)
         }
 
         /// Replaces the bytes from `start` to the end, all in the last run, with `text`.
@@ -576,6 +553,9 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// Takes back everything from byte `count` on.
         mutating func truncate(to count: Int) {
             guard count < bytes.count else { return }
+            // (Never inside a character: the bytes stay valid UTF-8.)
+            var count = count
+            while count > 0 && bytes[count] & 0xC0 == 0x80 { count -= 1 }
             bytes.removeSubrange(count...)
             while !runs.isEmpty && runStart(runs.count - 1) >= count { runs.removeLast() }
             if !runs.isEmpty { runs[runs.count - 1].end = count }
@@ -880,8 +860,23 @@ public struct MarkdownOptions: Hashable, Sendable {
             for (match, number) in zip(found, numbers.reversed()) {
                 let digits = MathText.superscript(String(number))!
                 text.replaceSubrange(match.open...match.close, with: Array(digits.utf8))
+                movePlaces(in: node, replaced: (start + match.open)...(start + match.close), by: digits.utf8.count)
             }
             if !found.isEmpty { stack[node].inline.replaceLastRun(from: start, with: text) }
+        }
+
+        /// The places kept in `node`'s bytes after bytes `replaced` (now `count` bytes)
+        /// move with the text; an open `\(` inside them was taken by the replacement (a
+        /// footnote label) and is no longer open, a link that starts inside them starts
+        /// at the replacement.
+        private mutating func movePlaces(in node: Int, replaced: ClosedRange<Int>, by count: Int) {
+            let delta = count - replaced.count
+            if let open = bracketMath, open.node == node, open.bytes > replaced.lowerBound {
+                if open.bytes <= replaced.upperBound { bracketMath = nil } else { bracketMath!.bytes += delta }
+            }
+            for k in links.indices where links[k].start > replaced.lowerBound {
+                links[k].start = links[k].start <= replaced.upperBound ? replaced.lowerBound : links[k].start + delta
+            }
         }
 
         /// `\)` or `\]` at `offset` closes `open`: what md4c made of the source in
@@ -912,7 +907,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
 
         mutating func add(_ s: String, to node: Int, style extra: Style? = nil) {
-            stack[node].inline.append(s, style: style(extra))
+            stack[node].inline.append(s.utf8, style: style(extra))
         }
 
         mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, to node: Int, style extra: Style? = nil) {
@@ -1337,7 +1332,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                         return
                     }
                     let text = clean(String(decoding: piece, as: UTF8.self), tabs: true)
-                    if !text.isEmpty { line.appendRun(text, style: base.merged(with: style)) }
+                    if !text.isEmpty { line.appendRun(text.utf8, style: base.merged(with: style)) }
                 }
                 lines.append(line)
             }
@@ -1412,7 +1407,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                                     width += measure(piece)
                                 } else {
                                     let text = clean(String(decoding: piece, as: UTF8.self), tabs: false)
-                                    line.appendRun(text, style: style)
+                                    line.appendRun(text.utf8, style: style)
                                     width += measure(text)
                                 }
                             }
@@ -1518,7 +1513,8 @@ public struct MarkdownOptions: Hashable, Sendable {
         var lines: [StyledLine] = []
         for r in 0..<height {
             var line = StyledLine()
-            line.reserveCapacity(bytes: 4 * grid.columns + widths.reduce(0, +) + 2, runs: 2 * grid.columns + 1)  // a border and a text a cell, mostly
+            // A border (3 bytes of `│`, a space or two) and a text a cell, mostly.
+            line.reserveCapacity(bytes: 5 * grid.columns + 3 + widths.reduce(0, +), runs: 2 * grid.columns + 1)
             line.append(Self.leftBorder, style: border)
             for c in 0..<grid.columns {
                 // (The piece read in place: a copy retained all a line holds.)

@@ -911,7 +911,7 @@
     /// The lines with each line that joins the one before merged into it: what a
     /// one-shot render gives.
     ///
-    /// - Complexity: O(n) in the lines' spans.
+    /// - Complexity: O(n) in the lines' bytes.
     @_spi(Benchmarks) public static func merged(_ lines: [StyledLine]) -> [StyledLine] {
         var result: [StyledLine] = []
         for line in lines {

@@ -98,10 +98,10 @@ enum LineDrawer {
             let offset = origin.map { $0[range.lowerBound] } ?? from + range.lowerBound
             if offset >= run.end { run = paragraph.styleRun(at: offset) }
             // (A scalar from U+0300 on, where marks start, has a lead byte from 0xCC.)
-            if range.count == 1 && first < 0x80 || first >= 0xCC {
-                var text = range.count == 1 && first < 0x80 ? asciiCells[Int(first)]
-                    : String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
-                if first >= 0xCC { text = standalone(text, policy: policy) }
+            if range.count == 1 && first < 0x80 {
+                column = frame.put(asciiCells[Int(first)], width: width, style: run.style, row: row, column: column)
+            } else if first >= 0xCC {
+                let text = standalone(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self), policy: policy)
                 column = frame.put(text, width: width, style: run.style, row: row, column: column)
             } else {
                 column = frame.put(bytes: UnsafeBufferPointer(rebasing: buf[range]), width: width, style: run.style, row: row, column: column)

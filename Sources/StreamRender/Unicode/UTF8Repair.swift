@@ -29,7 +29,7 @@ public struct UTF8Repair: Sendable {
     /// them); nil otherwise, with nothing consumed (repair them then).
     ///
     /// - Complexity: O(n) in the number of bytes.
-    public mutating func validString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    mutating func validString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard needed == 0 else { return nil }
         let end = Self.completeEnd(bytes)
         guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) else { return nil }

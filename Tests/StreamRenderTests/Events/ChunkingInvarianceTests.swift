@@ -74,6 +74,10 @@ import Testing
         ("NUL early", Array("abc".utf8) + [0] + Array("def".utf8)),
         ("NUL late", Array(String(repeating: "z", count: 600).utf8) + [0, 0x41]),
         ("invalid UTF-8", (0..<600).map { UInt8(truncatingIfNeeded: 0x80 + $0 % 64) }),
+        // Text past the detection probe, valid but for a stray byte and a cut character at
+        // the end: most chunks are validated whole, a character cut by a chunk's end waits.
+        ("long multilingual with bad bytes", Array(String(repeating: "prose, 日本語, é and 😀 — ", count: 40).utf8)
+            + [0xFF] + Array(" more ✓".utf8) + [0xF0, 0x9F]),
     ]
 
     /// Detection looks at the first bytes; the rest of each fixture is decoded in 200

@@ -46,6 +46,16 @@ import TestSupport
         #expect(!lines.joined().contains("[!"))
     }
 
+    /// What follows the marker on its line's break goes on as the alert's text: after a
+    /// hard break the next lines, styled; after a soft break the rest of the line too.
+    @Test func theTextAfterTheMarkersBreakKeepsItsLinesAndStyles() {
+        #expect(Self.plain("> [!NOTE]\\\n> *x* y") == ["│ Note", "│ x y"])
+        #expect(Self.plain("> [!NOTE]\n> a\\\n> b") == ["│ Note", "│ a", "│ b"])
+        let lines = MarkdownRenderer(options: MarkdownOptions()).render("> [!TIP]\\\n> **bold** text\n")
+        #expect(lines.count == 2 && lines[1].spans.first?.text == "bold"
+                && lines[1].spans.first?.style.attributes.contains(.bold) == true, "\(lines)")
+    }
+
     @Test func otherQuotesStayQuotes() {
         #expect(Self.plain("> [!TIP] not alone on its line") == ["│ [!TIP] not alone on its line"])
         #expect(Self.plain("> [!HINT]\n> not a kind") == ["│ [!HINT] not a kind"])

@@ -25,6 +25,40 @@ import Testing
         #expect(text(lines) == "Chat at https://example.org/room (image: https://example.org/b.svg) (https://example.org/join)",
                 "\(text(lines))")
         expectEveryChunking(document, rendersAs: lines, seed: 2409)
+        // Links whose text goes on from a neighbour of the same style.
+        #expect(text(MarkdownRenderer().render("a <http://x.y><http://z.w>\n")) == "a http://x.yhttp://z.w")
+        #expect(text(MarkdownRenderer().render("http://q.r<http://x.y>\n")) == "http://q.rhttp://x.y")
+    }
+
+    /// A footnote reference whose label holds a `\(` takes it: the math it opened is no
+    /// longer open, and what the `\)` would take back stays, whole characters (it was cut
+    /// inside `é`, a byte the terminal got alone).
+    @Test func aFootnoteLabelTakesTheBracketMathItHolds() {
+        let document = "q [^a\\(b]éy\\) z\n"
+        let lines = MarkdownRenderer().render(document)
+        #expect(text(lines) == "q ¹éy) z", "\(text(lines))")
+        expectEveryChunking(document, rendersAs: lines, seed: 2410)
+    }
+
+    /// The leaf text's edits keep whole characters and its runs and breaks in place.
+    @Test func inlineTextEditsKeepRunsAndBreaks() {
+        var inline = MarkdownRenderer.InlineText()
+        inline.append("ab".utf8, style: .plain)
+        inline.append("éc".utf8, style: Style(attributes: .bold))
+        inline.breaks.append(inline.bytes.count)
+        inline.append("de".utf8, style: Style(attributes: .bold))
+        #expect(inline.runs.map(\.end) == [2, 7] && inline.lineRange(1) == 5..<7)  // (runs merge across breaks)
+        var run = 0
+        var pieces: [Range<Int>] = []
+        inline.forEachPiece(ofLine: 0, run: &run) { range, _ in pieces.append(range) }
+        inline.forEachPiece(ofLine: 1, run: &run) { range, _ in pieces.append(range) }
+        #expect(pieces == [0..<2, 2..<5, 5..<7])
+        var cut = inline
+        cut.truncate(to: 3)  // inside `é`: cut before it
+        #expect(cut.bytes == Array("ab".utf8) && cut.runs.map(\.end) == [2] && cut.breaks.isEmpty)
+        var rest = inline
+        rest.removeFirst(2)
+        #expect(rest.bytes == Array("écde".utf8) && rest.runs.map(\.end) == [5] && rest.breaks == [3])
     }
 
     /// A header cell past the delimiter row's count is seen only when the rejected table
