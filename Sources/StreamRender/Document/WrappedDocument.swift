@@ -267,17 +267,11 @@ public struct HistoryLimits: Hashable, Sendable {
         }
         let id = document[paragraph: line.paragraph].format
         if id == 0 { return LineDecoration(prefix: [], textColumn: 0, fill: nil, fillCount: 0) }
-        let format = document.formats[id]
         let isFirst = line.start == 0
-        let indents = layout.indents(of: id, in: document)
-        let column = isFirst ? indents.first : indents.other
-        let prefix = layout.shownPrefix(of: id, isFirst: isFirst, in: document)
-        var fillCount = 0
-        if let fill = format.fill {
-            let w = max(1, layout.measure([fill]))
-            fillCount = max(0, layout.settings.width - column - line.width) / w
-        }
-        return LineDecoration(prefix: prefix, textColumn: column, fill: format.fill, fillCount: fillCount)
+        let made = layout.decoration(of: id, in: document)
+        let column = isFirst ? made.columns.first : made.columns.other
+        let fillCount = made.fill == nil ? 0 : max(0, layout.settings.width - column - line.width) / made.fillWidth
+        return LineDecoration(prefix: isFirst ? made.first : made.other, textColumn: column, fill: made.fill, fillCount: fillCount)
     }
 
     /// The text of `line` as plain characters: its prefix, tabs expanded to spaces, a

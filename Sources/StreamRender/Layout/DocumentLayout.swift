@@ -372,6 +372,28 @@ struct DocumentLayout {
         return prefix
     }
 
+    /// The columns, shown prefixes and fill of format `id` (``indents(of:in:)``,
+    /// ``shownPrefix(of:isFirst:in:)``), made once per width and policy.
+    ///
+    /// - Complexity: O(p) in the prefixes' bytes the first time at a width, O(1) after.
+    func decoration(of id: Int32, in document: StyledDocument) -> PrefixWidths.Decoration {
+        let k = Int(id)
+        if k < prefixes.decorations.count, let known = prefixes.decorations[k],
+           known.width == settings.width, known.policy == settings.policy {
+            return known
+        }
+        let fill = document.formats[id].fill
+        let made = PrefixWidths.Decoration(policy: settings.policy, width: settings.width, columns: indents(of: id, in: document),
+                                           first: shownPrefix(of: id, isFirst: true, in: document),
+                                           other: shownPrefix(of: id, isFirst: false, in: document),
+                                           fill: fill, fillWidth: fill.map { max(1, measure([$0])) } ?? 1)
+        if prefixes.decorations.count <= k {
+            prefixes.decorations += repeatElement(nil, count: k + 1 - prefixes.decorations.count)
+        }
+        prefixes.decorations[k] = made
+        return made
+    }
+
     /// The width of `pieces` in columns.
     func measure(_ pieces: [ParagraphFormat.Piece]) -> Int {
         var width = 0
@@ -446,5 +468,20 @@ final class PrefixWidths {
     struct PrefixKey: Hashable {
         var format: Int32
         var isFirst: Bool
+    }
+
+    /// What lines of a format show around their text, by format number (dense: a
+    /// line's lookup is an index, not two hashes and a format's copy).
+    var decorations: [Decoration?] = []
+
+    struct Decoration {
+        var policy: WidthPolicy
+        var width: Int
+        var columns: (first: Int, other: Int)
+        var first: [ParagraphFormat.Piece]
+        var other: [ParagraphFormat.Piece]
+        var fill: ParagraphFormat.Piece?
+        /// The fill's columns (at least 1).
+        var fillWidth: Int
     }
 }
