@@ -344,14 +344,11 @@ struct DocumentLayout {
     }
 
     /// The prefix a line of format `id` shows (the first line's or the others'), cut
-    /// to its column (``indents(of:in:)``) cluster by cluster, padded with spaces to it.
+    /// to its column (``indents(of:in:)``) cluster by cluster, padded with spaces to it
+    /// (kept by ``decoration(of:in:)``).
     ///
-    /// - Complexity: O(p) in the prefix's bytes the first time at a width, O(1) after.
-    func shownPrefix(of id: Int32, isFirst: Bool, in document: StyledDocument) -> [ParagraphFormat.Piece] {
-        let key = PrefixWidths.PrefixKey(format: id, isFirst: isFirst)
-        if let known = prefixes.shown[key], known.policy == settings.policy, known.width == settings.width {
-            return known.pieces
-        }
+    /// - Complexity: O(p) in the prefix's bytes.
+    private func shownPrefix(of id: Int32, isFirst: Bool, in document: StyledDocument) -> [ParagraphFormat.Piece] {
         let indents = indents(of: id, in: document)
         let column = isFirst ? indents.first : indents.other
         let format = document.formats[id]
@@ -368,7 +365,6 @@ struct DocumentLayout {
             if !kept.isEmpty { prefix.append(ParagraphFormat.Piece(kept, style: piece.style)) }
         }
         if used < column { prefix.append(ParagraphFormat.Piece(String(repeating: " ", count: column - used))) }
-        prefixes.shown[key] = (settings.policy, settings.width, prefix)
         return prefix
     }
 
@@ -461,17 +457,10 @@ struct DocumentLayout {
 /// (shared by copies of a layout: formats never change once interned).
 final class PrefixWidths {
     var widths: [Int32: (policy: WidthPolicy, first: Int, other: Int)] = [:]
-    /// Prefixes as lines show them (cut to their columns), by format and first line,
-    /// for the width and policy they were cut at.
-    var shown: [PrefixKey: (policy: WidthPolicy, width: Int, pieces: [ParagraphFormat.Piece])] = [:]
 
-    struct PrefixKey: Hashable {
-        var format: Int32
-        var isFirst: Bool
-    }
-
-    /// What lines of a format show around their text, by format number (dense: a
-    /// line's lookup is an index, not two hashes and a format's copy).
+    /// What lines of a format show around their text (prefixes cut to their columns,
+    /// the fill), by format number, for the width and policy they were made at (dense:
+    /// a line's lookup is an index, not two hashes and a format's copy).
     var decorations: [Decoration?] = []
 
     struct Decoration {

@@ -494,9 +494,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         }
 
-        var isLeaf: Bool { Self.isLeaf(kind) }
-
-        static func isLeaf(_ kind: Kind) -> Bool {
+        var isLeaf: Bool {
             switch kind {
             case .heading, .code, .html, .paragraph, .rule, .cell: return true
             default: return false
@@ -1491,13 +1489,6 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// The line under a table's last row (none for records).
     func tableBottom(_ grid: TableGrid) -> [StyledLine] {
         grid.isRecords ? [] : [tableRule("└", "┴", "┘", grid)]
-    }
-
-    private static let someSpaces = (0...64).map { String(repeating: " ", count: $0) }
-
-    /// `count` spaces (a cell's padding): made once for the usual widths.
-    static func spaces(_ count: Int) -> String {
-        count < someSpaces.count ? someSpaces[count] : String(repeating: " ", count: count)
     }
 
     private static let leftBorder = Array("│ ".utf8), innerBorder = Array(" │ ".utf8), rightBorder = Array(" │".utf8)

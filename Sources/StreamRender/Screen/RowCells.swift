@@ -128,13 +128,8 @@ struct RowCells: CellSink {
 
     /// - Complexity: O(n) in the cluster's bytes.
     mutating func put(_ text: String, width: Int, style: StyleID, row: Int, column at: Int) -> Int {
-        precondition(at + width <= self.width, "a cell past the row's end")
-        guard start(at: at) else { return at + width }
         var text = text
-        text.withUTF8 { append($0, style: style) }
-        column += width
-        if !Cell.isPlainBlank(text, style: style) { content = (bytes.count, column) }
-        return column
+        return text.withUTF8 { put(bytes: $0, width: width, style: style, row: row, column: at) }
     }
 
     /// - Complexity: O(n) in the cluster's bytes.
@@ -143,6 +138,7 @@ struct RowCells: CellSink {
         guard start(at: at) else { return at + width }
         append(text, style: style)
         column += width
+        // (A plain blank, as `Cell.isPlainBlank` says of a string.)
         if !(style == .plain && text.count == 1 && text[0] == 0x20) { content = (bytes.count, column) }
         return column
     }

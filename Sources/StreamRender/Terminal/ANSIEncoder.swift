@@ -330,8 +330,8 @@ public struct ANSIEncoder: Sendable {
         // A few looks alternate (code tokens, bold, links): their changes are written
         // as they were the last time, not worked out again.
         let change = pen.map { PenChange(from: Self.key($0), to: Self.key(wanted)) }
-        if let change, let k = recentChanges.firstIndex(of: change) {
-            out.append(contentsOf: recentChangeBytes[k])
+        if let change, let k = recentChanges.firstIndex(where: { $0.change == change }) {
+            out.append(contentsOf: recentChanges[k].bytes)
             pen = wanted
             return
         }
@@ -346,13 +346,11 @@ public struct ANSIEncoder: Sendable {
         swap(&delta, &deltaCodes)
         pen = wanted
         if let change {
-            let bytes = Array(out[start...])
+            let made = (change, Array(out[start...]))
             if recentChanges.count < Self.recentChangeCount {
-                recentChanges.append(change)
-                recentChangeBytes.append(bytes)
+                recentChanges.append(made)
             } else {
-                recentChanges[nextRecentChange] = change
-                recentChangeBytes[nextRecentChange] = bytes
+                recentChanges[nextRecentChange] = made
                 nextRecentChange = (nextRecentChange + 1) % Self.recentChangeCount
             }
         }
@@ -368,8 +366,7 @@ public struct ANSIEncoder: Sendable {
     }
 
     /// The last changes written and their bytes (the oldest replaced first).
-    private var recentChanges: [PenChange] = []
-    private var recentChangeBytes: [[UInt8]] = []
+    private var recentChanges: [(change: PenChange, bytes: [UInt8])] = []
     private var nextRecentChange = 0
     private static let recentChangeCount = 16
 
