@@ -174,9 +174,11 @@ extension Style {
     /// `other` laid over this style: its colours where it sets one, attributes
     /// combined, its hyperlink where it has one.
     func merged(with other: Style) -> Style {
-        Style(foreground: other.foreground == .default ? foreground : other.foreground,
-              background: other.background == .default ? background : other.background,
-              attributes: attributes.union(other.attributes),
-              hyperlink: other.hyperlink ?? hyperlink)
+        var merged = self
+        if other.foreground != .default { merged.foreground = other.foreground }
+        if other.background != .default { merged.background = other.background }
+        merged.attributes.formUnion(other.attributes)
+        if let link = other.hyperlink { merged.hyperlink = link }
+        return merged
     }
 }

@@ -294,7 +294,7 @@ public struct ANSIEncoder: Sendable {
     }
 
     private static func sameLook(_ a: Style, _ b: Style) -> Bool {
-        a.foreground == b.foreground && a.background == b.background && a.attributes == b.attributes
+        a.look == b.look
     }
 
     private static func horizontal(from: Int, to: Int) -> [UInt8] {
@@ -329,7 +329,7 @@ public struct ANSIEncoder: Sendable {
         if let pen, Self.sameLook(pen, wanted) { return }
         // A few looks alternate (code tokens, bold, links): their changes are written
         // as they were the last time, not worked out again.
-        let change = pen.map { PenChange(from: Self.key($0), to: Self.key(wanted)) }
+        let change = pen.map { PenChange(from: $0.look, to: wanted.look) }
         if let change, let k = recentChanges.firstIndex(where: { $0.change == change }) {
             out.append(contentsOf: recentChanges[k].bytes)
             pen = wanted
@@ -359,7 +359,7 @@ public struct ANSIEncoder: Sendable {
     /// Buffers of ``setPen(_:link:into:)`` kept between changes.
     private var resetCodes = SGRCodes(), deltaCodes = SGRCodes()
 
-    /// A pen change between two looks, each packed in a number (``key(_:)``).
+    /// A pen change between two looks (``Style/look``).
     private struct PenChange: Equatable {
         var from: UInt64
         var to: UInt64
@@ -369,19 +369,6 @@ public struct ANSIEncoder: Sendable {
     private var recentChanges: [(change: PenChange, bytes: [UInt8])] = []
     private var nextRecentChange = 0
     private static let recentChangeCount = 16
-
-    /// A look (colours and attributes) as one number: equal numbers, equal looks.
-    private static func key(_ look: Style) -> UInt64 {
-        func packed(_ color: StyleColor) -> UInt64 {
-            switch color {
-            case .default: return 0
-            case .ansi(let n): return 1 << 24 | UInt64(n)
-            case .palette(let n): return 2 << 24 | UInt64(n)
-            case .rgb(let r, let g, let b): return 3 << 24 | UInt64(r) << 16 | UInt64(g) << 8 | UInt64(b)
-            }
-        }
-        return packed(look.foreground) | packed(look.background) << 26 | UInt64(look.attributes.rawValue) << 52
-    }
 
     /// The shortest SGR from `current` (nil: unknown) to `target`.
     func sgr(from current: Style?, to target: Style) -> [UInt8] {

@@ -21,6 +21,26 @@ public enum StyleColor: Hashable, Sendable {
     public static let magenta = StyleColor.ansi(5)
     public static let cyan = StyleColor.ansi(6)
     public static let white = StyleColor.ansi(7)
+
+    /// The colour in 26 bits: a kind in the top two, its value below (0 is default).
+    var packed: UInt64 {
+        switch self {
+        case .default: return 0
+        case .ansi(let n): return 1 << 24 | UInt64(n)
+        case .palette(let n): return 2 << 24 | UInt64(n)
+        case .rgb(let r, let g, let b): return 3 << 24 | UInt64(r) << 16 | UInt64(g) << 8 | UInt64(b)
+        }
+    }
+
+    init(packed: UInt64) {
+        let value = UInt8(truncatingIfNeeded: packed)
+        switch packed >> 24 {
+        case 0: self = .default
+        case 1: self = .ansi(value)
+        case 2: self = .palette(value)
+        default: self = .rgb(UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8), value)
+        }
+    }
 }
 
 /// How text looks: colours, attributes and an optional hyperlink target.
@@ -41,17 +61,34 @@ public struct Style: Hashable, Sendable {
         public static let inverse = Attributes(rawValue: 1 << 5)
     }
 
-    public var foreground: StyleColor
-    public var background: StyleColor
-    public var attributes: Attributes
+    /// Colours and attributes in one number (``look``): comparing, hashing and copying
+    /// a style is a word and the link, not two enums with payloads (styles are
+    /// compared for every run appended and interned).
+    package private(set) var look: UInt64
     /// The target of an OSC 8 hyperlink over this text, if any.
     public var hyperlink: String?
 
+    /// The text's colour.
+    public var foreground: StyleColor {
+        get { StyleColor(packed: look & Self.colorMask) }
+        set { look = look & ~Self.colorMask | newValue.packed }
+    }
+    /// The colour behind the text.
+    public var background: StyleColor {
+        get { StyleColor(packed: look >> 26 & Self.colorMask) }
+        set { look = look & ~(Self.colorMask << 26) | newValue.packed << 26 }
+    }
+    /// Bold, italic and the other attributes.
+    public var attributes: Attributes {
+        get { Attributes(rawValue: UInt8(truncatingIfNeeded: look >> 52)) }
+        set { look = look & ~(0xFF << 52) | UInt64(newValue.rawValue) << 52 }
+    }
+
+    private static let colorMask: UInt64 = 0x3FF_FFFF
+
     public init(foreground: StyleColor = .default, background: StyleColor = .default,
                 attributes: Attributes = [], hyperlink: String? = nil) {
-        self.foreground = foreground
-        self.background = background
-        self.attributes = attributes
+        look = foreground.packed | background.packed << 26 | UInt64(attributes.rawValue) << 52
         self.hyperlink = hyperlink
     }
 
