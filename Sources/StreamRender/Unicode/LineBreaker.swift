@@ -16,8 +16,8 @@ public struct LineBreakOpportunity: Sendable, Hashable, CustomStringConvertible 
 /// Finds line-break opportunities (UAX #14, ICU's default line rules).
 ///
 /// Text that is ASCII, with at most the non-ASCII characters answers use most
-/// (Latin-1 letters, dashes, curly quotes, the ellipsis, CJK ideographs, kana and
-/// Hangul: ``ASCIILineBreak/covers(_:)``),
+/// (Latin-1, Greek and Cyrillic, dashes, quotes, arrows and symbols, most emoji, CJK
+/// ideographs, kana and Hangul: ``ASCIILineBreak/covers(_:)``),
 /// is handled without ICU by the same rules restricted to the classes those have; it
 /// gives exactly ICU's answer (differentially tested). Anything else goes through one
 /// reused ICU line iterator.
@@ -38,10 +38,7 @@ public final class LineBreaker {
     /// - Complexity: O(n) in the bytes of `text`.
     public func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ isHard: Bool) -> Void) {
         if text.isEmpty { return }
-        if usesASCIIFastPath && ASCIILineBreak.covers(text) {
-            ASCIILineBreak.forEachOpportunity(in: text, body)
-            return
-        }
+        if usesASCIIFastPath && ASCIILineBreak.forEachOpportunityIfCovered(in: text, body) { return }
         breaker.run(text)
         for k in breaker.boundaries.indices {
             body(breaker.boundaries[k], breaker.hard[k])
@@ -69,16 +66,25 @@ enum ASCIILineBreak {
         /// Em dash (LB17), ellipsis (LB22), ideographs and kana (LB23a), Hangul
         /// syllables (LB27).
         case b2, `in`, id, h2, h3
+        /// Not covered: a character of ``table`` ICU decides (never reaches the rules).
+        case uncovered
     }
 
-    /// Whether the text is ASCII but for Latin-1 letters (AL), the en dash (BA), the
-    /// em dash (B2), curly quotes (QU), the ellipsis (IN), CJK ideographs and kana but
-    /// the small ones (ID), Hangul syllables (H2, H3) and the CJK comma and full stops
-    /// `、。，` (CL): em dashes alone sent most paragraphs of LLM answers to ICU, and
-    /// CJK text went there whole. Continuation bytes are checked as the lead's.
+    /// Whether the text is ASCII but for characters of classes the fast path implements:
+    /// Latin-1 letters, CJK ideographs and kana but the small ones (ID), Hangul
+    /// syllables (H2, H3) and the CJK comma and full stops `、。，` (CL), by hand; and
+    /// from ``ranges`` (made from ICU's data) Latin-1 signs, Greek and Cyrillic, combining
+    /// accents, dashes, quotes, arrows, symbols and most emoji. Em dashes alone sent most
+    /// paragraphs of LLM answers to ICU, a degree sign or an emoji the rest.
+    /// Continuation bytes are checked as the lead's.
     ///
     /// - Complexity: O(n) in the bytes.
     static func covers(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        table.withUnsafeBufferPointer { covers(text, table: $0) }
+    }
+
+    /// ``covers(_:)`` with ``table`` read once by the caller.
+    static func covers(_ text: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Class>) -> Bool {
         var k = 0
         let n = text.count
         while k < n {
@@ -86,10 +92,36 @@ enum ASCIILineBreak {
                 k += 1
                 continue
             }
-            guard let (_, length) = nonASCIIClass(text, at: k) else { return false }
+            guard let (_, length) = nonASCIIClass(text, at: k, table) else { return false }
             k += length
         }
         return true
+    }
+
+    /// A run of code points of one class (``ranges``).
+    struct ClassRange {
+        var first: UInt32
+        var last: UInt32
+        var lineClass: Class
+
+        init(_ first: UInt32, _ last: UInt32, _ lineClass: Class) {
+            self.first = first
+            self.last = last
+            self.lineClass = lineClass
+        }
+    }
+
+    /// Where `scalar` is in ``table``: ASCII and U+0080...U+04FF as themselves, then the
+    /// other blocks of ``ranges`` one after the other.
+    @inline(__always)
+    static func tableIndex(_ scalar: UInt32) -> Int? {
+        switch scalar {
+        case 0...0x4FF: return Int(scalar)
+        case 0x2010...0x2BFF: return Int(scalar - 0x2010 + 0x500)
+        case 0xFE00...0xFE0F: return Int(scalar - 0xFE00 + 0x10F0)
+        case 0x1F300...0x1FAFF: return Int(scalar - 0x1F300 + 0x1100)
+        default: return nil
+        }
     }
 
     /// The class and length of the covered character at `k` (a non-ASCII lead byte).
@@ -97,13 +129,14 @@ enum ASCIILineBreak {
     /// (ICU 74) tell opening from closing ones, which the differential test would
     /// catch on a newer ICU.
     @inline(__always)
-    static func nonASCIIClass(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> (Class, Int)? {
+    static func nonASCIIClass(_ text: UnsafeBufferPointer<UInt8>, at k: Int,
+                              _ table: UnsafeBufferPointer<Class>) -> (Class, Int)? {
         let n = text.count
         let b0 = text[k]
-        if b0 == 0xC3, k + 1 < n {
-            let b1 = text[k + 1]
-            // U+00C0...U+00FF but × (U+00D7) and ÷ (U+00F7), which are AI.
-            return b1 >= 0x80 && b1 <= 0xBF && b1 != 0x97 && b1 != 0xB7 ? (.al, 2) : nil
+        if b0 >= 0xC2 && b0 <= 0xD3, k + 1 < n, text[k + 1] & 0xC0 == 0x80 {
+            // U+0080...U+04FF (Latin-1, Greek, Cyrillic): ``table`` holds them as themselves.
+            let c = table[Int(b0 & 0x1F) << 6 | Int(text[k + 1] & 0x3F)]
+            return c == .uncovered ? nil : (c, 2)
         }
         if b0 >= 0xE3 && b0 <= 0xEF, k + 2 < n, text[k + 1] & 0xC0 == 0x80, text[k + 2] & 0xC0 == 0x80 {
             let scalar = UInt32(b0 & 0x0F) << 12 | UInt32(text[k + 1] & 0x3F) << 6 | UInt32(text[k + 2] & 0x3F)
@@ -119,19 +152,36 @@ enum ASCIILineBreak {
                 }
             case 0x4E00...0x9FFF: return (.id, 3)
             case 0xAC00...0xD7A3: return ((scalar - 0xAC00) % 28 == 0 ? .h2 : .h3, 3)
-            default: return nil
+            default: return otherClass(text, at: k, table)
             }
         }
-        if b0 == 0xE2, k + 2 < n, text[k + 1] == 0x80 {
-            switch text[k + 2] {
-            case 0x93: return (.ba, 3)  // U+2013 en dash
-            case 0x94: return (.b2, 3)  // U+2014 em dash
-            case 0x98, 0x99, 0x9C, 0x9D: return (.qu, 3)  // U+2018, U+2019, U+201C, U+201D
-            case 0xA6: return (.in, 3)  // U+2026 ellipsis
-            default: return nil
-            }
+        return otherClass(text, at: k, table)
+    }
+
+    /// The class and length of a character ``nonASCIIClass(_:at:)`` has no branch for,
+    /// by its code point (a truncated or malformed sequence: none). Kept out of line:
+    /// the branches above are the common case, inlined in each caller.
+    @inline(never)
+    static func otherClass(_ text: UnsafeBufferPointer<UInt8>, at k: Int,
+                           _ table: UnsafeBufferPointer<Class>) -> (Class, Int)? {
+        let n = text.count
+        let b0 = text[k]
+        let length: Int
+        var scalar: UInt32
+        switch b0 {
+        case 0xC2...0xDF: length = 2; scalar = UInt32(b0 & 0x1F)
+        case 0xE0...0xEF: length = 3; scalar = UInt32(b0 & 0x0F)
+        case 0xF0...0xF4: length = 4; scalar = UInt32(b0 & 0x07)
+        default: return nil
         }
-        return nil
+        guard k + length <= n else { return nil }
+        for j in 1..<length {
+            let b = text[k + j]
+            guard b & 0xC0 == 0x80 else { return nil }
+            scalar = scalar << 6 | UInt32(b & 0x3F)
+        }
+        guard let index = tableIndex(scalar), table[index] != .uncovered else { return nil }
+        return (table[index], length)
     }
 
     /// The class of the character starting at `k`, or nil at a continuation byte
@@ -142,12 +192,18 @@ enum ASCIILineBreak {
         let b = text[k]
         if b < 0x80 { return table[Int(b)] }
         if b & 0xC0 == 0x80 { return nil }
-        return nonASCIIClass(text, at: k)?.0 ?? .al
+        return nonASCIIClass(text, at: k, table)?.0 ?? .al
     }
 
-    /// LineBreak.txt for U+0000...U+007F.
+    /// The class of each character the fast path covers: LineBreak.txt for
+    /// U+0000...U+007F, then ``ranges`` at ``tableIndex(_:)`` (``Class/uncovered``
+    /// elsewhere).
     static let table: [Class] = {
-        var t = [Class](repeating: .al, count: 128)
+        var t = [Class](repeating: .uncovered, count: 0x1900)
+        for c in 0..<0x80 { t[c] = .al }
+        for range in ranges {
+            for scalar in range.first...range.last { t[tableIndex(scalar)!] = range.lineClass }
+        }
         for c in 0..<0x20 { t[c] = .cm }
         t[0x09] = .ba; t[0x0A] = .lf; t[0x0B] = .bk; t[0x0C] = .bk; t[0x0D] = .cr
         t[0x20] = .sp; t[0x21] = .ex; t[0x22] = .qu; t[0x24] = .pr; t[0x25] = .po
@@ -180,6 +236,16 @@ enum ASCIILineBreak {
 
     static func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (Int, Bool) -> Void) {
         table.withUnsafeBufferPointer { forEachOpportunity(in: text, table: $0, body) }
+    }
+
+    /// Calls `body` with the opportunities of `text` and returns true if the fast path
+    /// covers it; else returns false and calls nothing.
+    static func forEachOpportunityIfCovered(in text: UnsafeBufferPointer<UInt8>, _ body: (Int, Bool) -> Void) -> Bool {
+        table.withUnsafeBufferPointer { table in
+            guard covers(text, table: table) else { return false }
+            forEachOpportunity(in: text, table: table, body)
+            return true
+        }
     }
 
     private static func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Class>,

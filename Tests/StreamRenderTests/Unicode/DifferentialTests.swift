@@ -48,12 +48,15 @@ import Testing
     }
 
     /// The non-ASCII characters the fast path covers, and neighbours it must leave to
-    /// ICU (× and ÷ are AI; the others are other classes, or a mark that joins them).
-    static let coveredPieces = ["é", "À", "ÿ", "Ö", "ø", "–", "—", "‘", "’", "“", "”", "…",
+    /// ICU (other classes, or ones whose rules look at more than the class).
+    static let coveredPieces = ["é", "À", "ÿ", "Ö", "ø", "×", "÷", "–", "—", "‘", "’", "“", "”", "…", "«", "»",
+                                "°", "²", "±", "€", "£", "¡", "¿", "α", "Ж", "\u{301}", "•", "→", "⇒", "∞", "₂", "™", "✓",
+                                "✅", "❤", "\u{FE0F}", "🚀", "😀", "👍", "🎉", "🧑",
                                 "日", "本", "語", "\u{9FFF}", "\u{4E00}", "は", "の", "あ", "カ", "ン", "\u{30FA}", "\u{3042}",
                                 "한", "국", "가", "각", "\u{D7A3}", "。", "、", "，"]
-    static let uncoveredPieces = ["×", "÷", "‐", "―", "‚", "„", "•", "\u{2028}", "\u{301}", "«",
-                                  "ぁ", "ッ", "ー", "・", "「", "」", "！", "\u{3099}", "゛", "\u{1100}", "\u{11A8}", "．", "：", "\u{3000}", "㐀", "😀"]
+    static let uncoveredPieces = ["\u{2028}", "\u{00A0}", "\u{00B4}", "\u{200D}", "\u{1F3FB}", "🇫", "\u{0E01}", "\u{2011}",
+                                  "ぁ", "ッ", "ー", "・", "「", "」", "！", "\u{3099}", "゛", "\u{1100}", "\u{11A8}", "．", "：",
+                                  "\u{3000}", "㐀", "\u{1FAF9}", "\u{0600}", "ก"]
 
     @Test func commonNonASCIILineBreaksMatchICU() {
         let seed = TestSeed.base(0x5EED_0003)
@@ -88,10 +91,37 @@ import Testing
         }
         #expect(covered > 40_000)
         // A truncated sequence, and neighbours of covered ones by their last byte, are not covered.
-        for bytes: [UInt8] in [[0xE2, 0x80], [0xC3], [0x61, 0xE2], [0xE2, 0x82, 0x93], [0xE2, 0x82, 0xAC], [0xE2, 0x81, 0x94],
-                               [0xC2, 0xA0], [0xC4, 0x80], [0xE6, 0x97], [0xEA, 0xB0]] {
+        for bytes: [UInt8] in [[0xE2, 0x80], [0xC3], [0x61, 0xE2], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xC3, 0x41], [0x80],
+                               [0xC2, 0xA0], [0xC4], [0xE6, 0x97], [0xEA, 0xB0], [0xF8, 0x88, 0x80, 0x80]] {
             #expect(!bytes.withUnsafeBufferPointer { ASCIILineBreak.covers($0) }, "\(bytes)")
         }
+    }
+
+    /// Every character of the fast path's ranges (made from ICU's data), in contexts
+    /// that exercise each rule its class takes part in, gives ICU's breaks.
+    @Test func everyRangeCharacterBreaksAsICUSays() {
+        let fast = LineBreaker()
+        let icu = LineBreaker()
+        icu.usesASCIIFastPath = false
+        let contexts = ["a{}b", "{} a", " {}", "1{}2", "({})", "{}{}", "{} {}", "x{}-y", "{}\u{301}x", "\"{}\"", "{}%",
+                        "$ {}", "{}(", "){}", "a.{}", "{}!", "{}—{}", "日{}本", "{}…", "9{}.5", "{}'s", "- {}", "{}/x", "{}\n{}"]
+        var checked = 0
+        for range in ASCIILineBreak.ranges {
+            for value in range.first...range.last {
+                let c = String(Character(Unicode.Scalar(value)!))
+                for context in contexts {
+                    let text = context.replacingOccurrences(of: "{}", with: c)
+                    let covers = Array(text.utf8).withUnsafeBufferPointer { ASCIILineBreak.covers($0) }
+                    let a = fast.opportunities(in: text), b = icu.opportunities(in: text)
+                    if !covers || a != b {
+                        Issue.record("U+\(String(value, radix: 16, uppercase: true)) in \(context.debugDescription): covers \(covers) fast \(a) ICU \(b)")
+                        return
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100_000)
     }
 
     @Test func graphemeFastPathMatchesICU() {
