@@ -13,6 +13,9 @@
     /// The current line's start and how much of it is printed (bytes and columns).
     private var partial: (paragraph: Int, start: Int, printedEnd: Int, column: Int)?
     private var out: [UInt8] = []
+    /// The lines a call committed, kept between calls (a file's first read commits
+    /// thousands: the array grew by doubling every time).
+    private var committed: [VisualLine] = []
     /// Styled output: each run of text is preceded by what switches to its style,
     /// and each line ends with the style reset before its LF.
     private let pen: StylePen?
@@ -82,8 +85,11 @@
         swap(&out, &output)
         defer { swap(&out, &output) }
         var committed: [VisualLine] = []
+        swap(&committed, &self.committed)
+        committed.removeAll(keepingCapacity: true)
         mutate(&view) { committed.append($0) }
         for line in committed { printFinal(line) }
+        swap(&committed, &self.committed)
         if tail { printCertainTail() }
     }
 

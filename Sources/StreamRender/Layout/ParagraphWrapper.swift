@@ -175,16 +175,14 @@ struct ParagraphWrapper {
     ///
     /// - Complexity: O(n) in the bytes.
     static func simpleWidth(_ text: UnsafeBufferPointer<UInt8>, ambiguousIsWide: Bool) -> Int? {
-        if DisplayWidth.isPrintableASCII(text) { return text.count }
-        if ambiguousIsWide { return nil }
         var width = 0, i = 0
-        while i < text.count {
-            let b = text[i]
-            if b >= 0x20 && b < 0x7F {
-                i += 1
-                width += 1
-                continue
-            }
+        while true {
+            // Printable ASCII between the others (a table row's bars), eight bytes at a time.
+            let end = DisplayWidth.printableASCIIEnd(text, from: i)
+            width += end - i
+            i = end
+            if i == text.count { break }
+            if ambiguousIsWide { return nil }
             let (scalar, next) = DisplayWidth.decodeScalar(text, at: i)
             guard let w = simpleScalarWidth(scalar) else { return nil }
             width += w

@@ -135,22 +135,28 @@ public enum DisplayWidth: Sendable {
     ///
     /// - Complexity: O(n) in the bytes.
     static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        printableASCIIEnd(bytes, from: 0) == bytes.count
+    }
+
+    /// Where the printable ASCII from `start` on ends (the first other byte, or the
+    /// end). Eight bytes at a time.
+    ///
+    /// - Complexity: O(n) in the bytes read.
+    @inline(__always)
+    static func printableASCIIEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var i = 0
+        var i = start
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             while i + 8 <= bytes.count {
                 let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 let del = w ^ (ones &* 0x7F)
                 // A high bit, a byte below 0x20, a byte equal to 0x7F.
-                if (w | ((w &- ones &* 0x20) & ~w) | ((del &- ones) & ~del)) & highs != 0 { return false }
+                if (w | ((w &- ones &* 0x20) & ~w) | ((del &- ones) & ~del)) & highs != 0 { break }
                 i += 8
             }
         }
-        while i < bytes.count {
-            if asciiWidth(bytes[i]) == 0 { return false }
-            i += 1
-        }
-        return true
+        while i < bytes.count && asciiWidth(bytes[i]) != 0 { i += 1 }
+        return i
     }
 
     static func graphemeWidth(_ cluster: UnsafeBufferPointer<UInt8>, ambiguousIsWide: Bool) -> Int {
