@@ -1377,47 +1377,51 @@ public struct MarkdownOptions: Hashable, Sendable {
     private func tableRows(_ node: Node, base: Style, headers: Bool = true) -> [TableRow] {
         let headerStyle = options.theme.tableHeader
         var rows: [TableRow] = []
+        // Nodes passed and read in place: a copy (a loop variable's too) retained all it holds.
         func collect(_ n: Node, header: Bool) {
-            for child in n.children {
-                switch child.kind {
-                case .tableHead: collect(child, header: true)
-                case .tableBody: collect(child, header: false)
-                case .row:
-                    var row = TableRow(cells: [], aligns: [], header: header)
-                    if header && !headers {
-                        rows.append(row)
-                        continue
-                    }
-                    row.cells.reserveCapacity(child.children.count)
-                    row.aligns.reserveCapacity(child.children.count)
-                    row.widths.reserveCapacity(child.children.count)
-                    for cell in child.children {
-                        guard case .cell(_, let align) = cell.kind else { continue }
-                        // A span a run (a cell's width is the sum of its spans' widths).
-                        var line = StyledLine()
-                        var width = 0
-                        cell.inline.bytes.withUnsafeBufferPointer { bytes in
-                            for (k, run) in cell.inline.runs.enumerated() {
-                                let piece = UnsafeBufferPointer(rebasing: bytes[cell.inline.runStart(k)..<run.end])
-                                let style = base.merged(with: header ? headerStyle.merged(with: run.style) : run.style)
-                                if ControlSanitizer.isClean(piece, tabs: false) {
-                                    line.appendRun(piece, style: style)
-                                    width += measure(piece)
-                                } else {
-                                    let text = clean(String(decoding: piece, as: UTF8.self), tabs: false)
-                                    line.appendRun(text.utf8, style: style)
-                                    width += measure(text)
-                                }
-                            }
-                        }
-                        row.cells.append(line)
-                        row.widths.append(width)
-                        row.aligns.append(align)
-                    }
-                    rows.append(row)
+            for i in n.children.indices {
+                switch n.children[i].kind {
+                case .tableHead: collect(n.children[i], header: true)
+                case .tableBody: collect(n.children[i], header: false)
+                case .row: addRow(n.children[i], header: header)
                 default: break
                 }
             }
+        }
+        func addRow(_ child: Node, header: Bool) {
+            var row = TableRow(cells: [], aligns: [], header: header)
+            if header && !headers {
+                rows.append(row)
+                return
+            }
+            row.cells.reserveCapacity(child.children.count)
+            row.aligns.reserveCapacity(child.children.count)
+            row.widths.reserveCapacity(child.children.count)
+            for j in child.children.indices { addCell(child.children[j], header: header, to: &row) }
+            rows.append(row)
+        }
+        func addCell(_ cell: Node, header: Bool, to row: inout TableRow) {
+            guard case .cell(_, let align) = cell.kind else { return }
+            // A span a run (a cell's width is the sum of its spans' widths).
+            var line = StyledLine()
+            var width = 0
+            cell.inline.bytes.withUnsafeBufferPointer { bytes in
+                for (k, run) in cell.inline.runs.enumerated() {
+                    let piece = UnsafeBufferPointer(rebasing: bytes[cell.inline.runStart(k)..<run.end])
+                    let style = base.merged(with: header ? headerStyle.merged(with: run.style) : run.style)
+                    if ControlSanitizer.isClean(piece, tabs: false) {
+                        line.appendRun(piece, style: style)
+                        width += measure(piece)
+                    } else {
+                        let text = clean(String(decoding: piece, as: UTF8.self), tabs: false)
+                        line.appendRun(text.utf8, style: style)
+                        width += measure(text)
+                    }
+                }
+            }
+            row.cells.append(line)
+            row.widths.append(width)
+            row.aligns.append(align)
         }
         collect(node, header: false)
         return rows
@@ -1497,6 +1501,17 @@ public struct MarkdownOptions: Hashable, Sendable {
     private func tableRowLines(_ row: TableRow, _ grid: TableGrid) -> [StyledLine] {
         let border = options.theme.tableBorder
         let widths = grid.widths
+        // Mostly every cell fits its column: one line, the cells as they are.
+        if (0..<min(grid.columns, row.cells.count)).allSatisfy({ row.widths[$0] <= widths[$0] }) {
+            var line = StyledLine()
+            line.reserveCapacity(bytes: 5 * grid.columns + 3 + widths.reduce(0, +), runs: 2 * grid.columns + 1)
+            line.append(Self.leftBorder, style: border)
+            for c in 0..<grid.columns {
+                let has = c < row.cells.count
+                tableCell(&line, width: has ? row.widths[c] : 0, column: c, row, grid, border) { if has { $0.append(row.cells[c]) } }
+            }
+            return [line]
+        }
         let wrapped = (0..<grid.columns).map { c in
             c < row.cells.count ? wrap(row.cells[c], total: row.widths[c], width: widths[c]) : [(StyledLine(), 0)]
         }
@@ -1510,17 +1525,27 @@ public struct MarkdownOptions: Hashable, Sendable {
             for c in 0..<grid.columns {
                 // (The piece read in place: a copy retained all a line holds.)
                 let has = r < wrapped[c].count
-                let room = widths[c] - (has ? wrapped[c][r].width : 0)
-                let align = c < row.aligns.count ? row.aligns[c] : 0
-                let left = align == 3 ? room : align == 2 ? room / 2 : 0
-                if left > 0 { line.append(repeatElement(0x20, count: left), style: .plain) }
-                if has { line.append(wrapped[c][r].line) }
-                if room - left > 0 { line.append(repeatElement(0x20, count: room - left), style: .plain) }
-                line.append(c == grid.columns - 1 ? Self.rightBorder : Self.innerBorder, style: border)
+                tableCell(&line, width: has ? wrapped[c][r].width : 0, column: c, row, grid, border) {
+                    if has { $0.append(wrapped[c][r].line) }
+                }
             }
             lines.append(line)
         }
         return lines
+    }
+
+    /// Appends a cell's line (`width` columns, appended by `cell`; the cell is read in
+    /// place: a copy retained all a line holds) to a row's `line`, aligned in its
+    /// column, and the border after it.
+    private func tableCell(_ line: inout StyledLine, width: Int, column c: Int, _ row: TableRow, _ grid: TableGrid,
+                           _ border: Style, _ cell: (inout StyledLine) -> Void) {
+        let room = grid.widths[c] - width
+        let align = c < row.aligns.count ? row.aligns[c] : 0
+        let left = align == 3 ? room : align == 2 ? room / 2 : 0
+        if left > 0 { line.append(repeatElement(0x20, count: left), style: .plain) }
+        cell(&line)
+        if room - left > 0 { line.append(repeatElement(0x20, count: room - left), style: .plain) }
+        line.append(c == grid.columns - 1 ? Self.rightBorder : Self.innerBorder, style: border)
     }
 
     /// The body rows of the table `text[0..<count]` starts with, drawn in `grid` (the
