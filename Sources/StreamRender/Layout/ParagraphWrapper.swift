@@ -196,12 +196,15 @@ struct ParagraphWrapper {
     /// Extended-A and -B, the Greek and Cyrillic letters (not Cyrillic's combining
     /// marks U+0483-U+0489), dashes,
     /// quotes and bullets (U+2010-U+2027), superscripts and subscripts, box drawing
-    /// (one column); CJK punctuation, kana, ideographs, Hangul syllables and
-    /// fullwidth forms (two). None of them joins a neighbour into a cluster (no
-    /// combining or voicing mark, joiner, selector or emoji is among them); tests check
-    /// every one against the segmenter and ``DisplayWidth`` under each mode.
+    /// (one column); CJK punctuation, kana, ideographs, Hangul syllables,
+    /// fullwidth forms and the emoji that are wide and shown as emoji by default (two).
+    /// None of them joins a neighbour into a cluster (no combining or voicing mark,
+    /// joiner, selector, skin tone or regional indicator is among them: an emoji joins
+    /// only those, which send the text the other way); tests check every one against
+    /// the segmenter and ``DisplayWidth`` under each mode.
     @inline(__always)
     static func simpleScalarWidth(_ scalar: UInt32) -> Int? {
+        if scalar >= 0x1F300 { return isSimpleEmoji(scalar) ? 2 : nil }
         switch scalar {
         case 0xA1...0xFF where scalar != 0xAD: return 1
         case 0x100...0x24F, 0x386, 0x388...0x38A, 0x38C, 0x38E...0x3A1, 0x3A3...0x3CE, 0x400...0x481, 0x48A...0x52F: return 1
@@ -209,6 +212,24 @@ struct ParagraphWrapper {
         case 0x3001...0x3029, 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FE, 0x4E00...0x9FFF,
              0xAC00...0xD7A3, 0xFF01...0xFF60: return 2
         default: return nil
+        }
+    }
+
+    /// Whether `scalar` is an emoji of East Asian width W, Emoji_Presentation and
+    /// Extended_Pictographic, not a skin tone (Unicode 15.0, as ICU 72 has it): a
+    /// cluster of two columns alone in every mode.
+    private static func isSimpleEmoji(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x1F300...0x1F320, 0x1F32D...0x1F335, 0x1F337...0x1F37C, 0x1F37E...0x1F393, 0x1F3A0...0x1F3CA,
+             0x1F3CF...0x1F3D3, 0x1F3E0...0x1F3F0, 0x1F3F4, 0x1F3F8...0x1F3FA, 0x1F400...0x1F43E, 0x1F440,
+             0x1F442...0x1F4FC, 0x1F4FF...0x1F53D, 0x1F54B...0x1F54E, 0x1F550...0x1F567, 0x1F57A, 0x1F595...0x1F596,
+             0x1F5A4, 0x1F5FB...0x1F64F, 0x1F680...0x1F6C5, 0x1F6CC, 0x1F6D0...0x1F6D2, 0x1F6D5...0x1F6D7,
+             0x1F6DC...0x1F6DF, 0x1F6EB...0x1F6EC, 0x1F6F4...0x1F6FC, 0x1F90C...0x1F93A, 0x1F93C...0x1F945,
+             0x1F947...0x1F9FF, 0x1FA70...0x1FA7C, 0x1FA80...0x1FA88, 0x1FA90...0x1FABD, 0x1FABF...0x1FAC5,
+             0x1FACE...0x1FADB, 0x1FAE0...0x1FAE8, 0x1FAF0...0x1FAF8:
+            return true
+        default:
+            return false
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
             #expect(bytes.withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) }
                     == DisplayWidth.of(text), "\(text)")
         }
-        for text in ["▀", "a\u{301}", "│\u{301}", "\u{1F600}", "가\u{11A8}", "か\u{3099}", "中\u{FE00}", "\u{AD}", "\u{A0}"] {
+        for text in ["▀", "a\u{301}", "│\u{301}", "\u{1F44D}\u{1F3FD}", "\u{2764}", "🇫🇷", "\u{1F600}\u{FE0F}", "👩‍💻", "가\u{11A8}", "か\u{3099}", "中\u{FE00}", "\u{AD}", "\u{A0}"] {
             #expect(Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) } == nil, "\(text)")
         }
         #expect(Array("│ a │".utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: true) } == nil)
@@ -52,10 +52,11 @@ import Testing
     /// Hangul syllables with and without a final consonant).
     @Test func everySimpleScalarIsItsOwnClusterOfTheWidthEveryModeGives() {
         let ranges: [ClosedRange<UInt32>] = [0xA0...0x100, 0x100...0x530, 0x2000...0x20A0, 0x2500...0x2580, 0x3000...0x3100,
-                                             0x4E00...0x9FFF, 0xAC00...0xD7A4, 0xFF00...0xFF61]
+                                             0x4E00...0x9FFF, 0xAC00...0xD7A4, 0xFF00...0xFF61, 0x1F1E0...0x1FAFF]
         let taken = ranges.flatMap { $0 }.compactMap(Unicode.Scalar.init).filter { ParagraphWrapper.simpleScalarWidth($0.value) != nil }
         #expect(taken.count > 30_000)
-        let neighbours = ["a", " ", "é", "ą", "Ω", "ж", "—", "₂", "─", "、", "か", "カ", "中", "가", "각", "Ａ"]
+        #expect(taken.filter { $0.value >= 0x1F300 }.count > 1_000)
+        let neighbours = ["a", " ", "é", "ą", "Ω", "ж", "—", "₂", "─", "、", "か", "カ", "中", "가", "각", "Ａ", "🚀"]
         let policies = WidthPolicy.Mode.allCases.map { WidthPolicy(mode: $0) }
         for scalar in taken {
             let alone = String(scalar)
@@ -74,7 +75,8 @@ import Testing
         }
         // Ranges' neighbours that join or differ stay out.
         for excluded: UInt32 in [0xA0, 0xAD, 0x300, 0x36F, 0x378, 0x3A2, 0x483, 0x489, 0x200B, 0x200D, 0x2028, 0x2029, 0x3000,
-                                 0x302A, 0x3099, 0x309A, 0xFF9E] {
+                                 0x302A, 0x3099, 0x309A, 0xFF9E, 0x1F1E6, 0x1F3FB, 0x1F3FF, 0x1F321, 0x1F336, 0xFE0F,
+                                 0x1FAF9] {
             #expect(ParagraphWrapper.simpleScalarWidth(excluded) == nil, "U+\(String(excluded, radix: 16))")
         }
     }
