@@ -100,6 +100,59 @@ struct Invocation: Equatable {
         }
     }
 
+    /// The invocation `arguments` make when they hold at most one FILE (as
+    /// ``withoutOptions(_:)``) and options of the few a pipeline or script passes most
+    /// (`--color`, `--output`, `--pace`, `--width`/`-w`, `--height`, `--markdown`), each
+    /// once, its value in the next word and valid: `… --color always | less -R` started
+    /// as slowly as any option did (decision 0022). Nil for anything else (another
+    /// option, `--width=80`, a repeated option, a value ArgumentParser would refuse):
+    /// ArgumentParser parses it and reports what is wrong.
+    static func withCommonOptions(_ arguments: [String]) -> Invocation? {
+        var invocation = Invocation()
+        var seen: Set<String> = []
+        var file: String?
+        var k = 0
+        while k < arguments.count {
+            let word = arguments[k]
+            guard word.hasPrefix("-") && word != "-" else {
+                guard file == nil, word != "help", word != "tokens" else { return nil }
+                file = word
+                k += 1
+                continue
+            }
+            let name = word == "-w" ? "--width" : word
+            guard k + 1 < arguments.count, seen.insert(name).inserted else { return nil }
+            let value = arguments[k + 1]
+            switch name {
+            case "--color":
+                guard let color = StreamRenderer.Configuration.TerminalChoices.Colors(argument: value) else { return nil }
+                invocation.style.color = color
+            case "--output":
+                guard let output = OutputKind(argument: value) else { return nil }
+                invocation.view.output = output
+            case "--pace":
+                guard value == "off" || Double(value).map({ $0 >= 1 && $0 <= 1_000_000 }) == true else { return nil }
+                invocation.pacing.pace = value
+            case "--width":
+                guard let width = Int(value), width >= 0 && width <= StreamRenderCommand.maximumWidth else { return nil }
+                invocation.view.width = width
+            case "--height":
+                guard let height = Int(value), height >= 1 && height <= StreamRenderCommand.maximumHeight else { return nil }
+                invocation.view.height = height
+            case "--markdown":
+                guard let markdown = Switch(argument: value) else { return nil }
+                invocation.style.markdown = markdown
+            default:
+                return nil
+            }
+            k += 2
+        }
+        // (ArgumentParser's validation refuses this pair.)
+        if invocation.view.output == .ansi && invocation.view.width == 0 { return nil }
+        invocation.input.file = file
+        return invocation
+    }
+
     func run() throws {
         // A closed pipe (`| head`) must end the program quietly, not kill it.
         signal(SIGPIPE, SIG_IGN)

@@ -306,7 +306,7 @@ enum Main {
         // would otherwise take the subcommand's name as a file name.
         if arguments.first == "tokens" {
             run(TokensCommand.self, Array(arguments.dropFirst()))
-        } else if let invocation = Invocation.withoutOptions(arguments) {
+        } else if let invocation = Invocation.withoutOptions(arguments) ?? Invocation.withCommonOptions(arguments) {
             finish(StreamRenderCommand.self) { try invocation.run() }  // nothing to parse; the defaults validate
         } else {
             run(StreamRenderCommand.self, arguments)

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import stream_render
 
 /// The command line read without ArgumentParser (the common invocations, for a fast
@@ -32,5 +33,45 @@ import Testing
     @Test(arguments: [["-w", "60"], ["--help"], ["help"], ["tokens"], ["--version"], ["a.sse", "b.sse"], ["--stats", "a.sse"]])
     func anythingElseIsArgumentParsers(_ arguments: [String]) {
         #expect(Invocation.withoutOptions(arguments) == nil)
+    }
+
+    /// Random command lines of the common options (in any order, with or without a
+    /// FILE, values valid and not): read without ArgumentParser exactly when
+    /// ArgumentParser accepts them, and then to the same values.
+    @Test func commonOptionsMeanWhatArgumentParserReads() throws {
+        let seed = TestSeed.base(0x5EED_0024)
+        var rng = SeededGenerator(seed: seed)
+        let choices: [[String]?] = [["--color", "always"], ["--color", "never"], ["--color", "auto"], ["--color", "blue"],
+                                    ["--output", "ansi"], ["--output", "plain"], ["--output", "html"],
+                                    ["--pace", "off"], ["--pace", "200"], ["--pace", "0"], ["--pace", "1e3"],
+                                    ["--width", "0"], ["--width", "60"], ["-w", "33"], ["-w", "x"], ["--width", "-4"],
+                                    ["--height", "24"], ["--height", "0"], ["--markdown", "off"], ["--markdown", "on"],
+                                    ["a.md"], ["-"], ["b.md"], ["--theme", "light"], ["--color"], ["--width=80"]]
+        var fastReads = 0
+        for iteration in 0..<300 {
+            var arguments: [String] = [], files: [String] = []
+            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+                let piece = choices.randomElement(using: &rng)!!
+                arguments += piece
+                if piece.count == 1 && (piece[0] == "-" || !piece[0].hasPrefix("-")) { files += piece }
+            }
+            let fast = Invocation.withCommonOptions(arguments)
+            let parsed = try? Self.parsed(arguments)
+            // ArgumentParser reads a repeated option's last value; the fast reading leaves it.
+            if fast != nil || parsed == nil {
+                #expect(fast == parsed, "seed \(seed) iteration \(iteration): \(arguments)")
+            }
+            if let fast {
+                fastReads += 1
+                #expect(files.count <= 1 && fast.input.file == files.first, "seed \(seed) iteration \(iteration): \(arguments)")
+            }
+        }
+        #expect(fastReads > 50)
+        for arguments in [["--color", "always", "--color", "never"], ["--output", "ansi", "--width", "0"], ["--width=80"],
+                          ["--color"], ["a.md", "b.md"], ["--theme", "light"], ["help"], ["--", "a.md"]] {
+            #expect(Invocation.withCommonOptions(arguments) == nil, "\(arguments)")
+        }
+        #expect(try Invocation.withCommonOptions(["--color", "always", "a.md"]) == Self.parsed(["--color", "always", "a.md"]))
+        #expect(Invocation.withCommonOptions(["--color", "always"]) != Invocation())
     }
 }
