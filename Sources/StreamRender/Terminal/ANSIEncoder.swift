@@ -289,8 +289,17 @@ public struct ANSIEncoder: Sendable {
     }
 
     /// `style` as the pen shows it: colours downgraded, no link (links are tracked apart).
-    private func look(of style: Style) -> Style {
-        Style(foreground: downgrade(style.foreground), background: downgrade(style.background), attributes: style.attributes)
+    func look(of style: Style) -> Style {
+        // Mostly nothing to downgrade: the look as it is (it was made anew per cell drawn).
+        switch capabilities.colors {
+        case .none: return Style(look: style.look & Style.attributeBits)
+        case .truecolor: return Style(look: style.look)
+        case .palette256 where style.richestColorKind < 3, .ansi16 where style.richestColorKind < 2:
+            return Style(look: style.look)
+        default:
+            return Style(foreground: downgrade(style.foreground), background: downgrade(style.background),
+                         attributes: style.attributes)
+        }
     }
 
     private static func sameLook(_ a: Style, _ b: Style) -> Bool {

@@ -86,6 +86,18 @@ public struct Style: Hashable, Sendable {
 
     private static let colorMask: UInt64 = 0x3FF_FFFF
 
+    /// A style of `look` (``look``'s layout), without a link.
+    package init(look: UInt64) {
+        self.look = look
+    }
+
+    /// The bits of ``look`` that hold the attributes.
+    package static let attributeBits: UInt64 = 0xFF << 52
+
+    /// The richest kind of its two colours: 0 default, 1 one of the 16, 2 the palette,
+    /// 3 RGB (``StyleColor/packed``).
+    package var richestColorKind: UInt64 { max(look >> 24 & 3, look >> 50 & 3) }
+
     public init(foreground: StyleColor = .default, background: StyleColor = .default,
                 attributes: Attributes = [], hyperlink: String? = nil) {
         look = foreground.packed | background.packed << 26 | UInt64(attributes.rawValue) << 52

@@ -50,7 +50,11 @@ public struct StyleTable: Sendable {
     /// The id of `style` if it was interned, else plain.
     ///
     /// - Complexity: O(1) on average.
-    public func id(of style: Style) -> StyleID { ids[style] ?? .plain }
+    public func id(of style: Style) -> StyleID {
+        // (The last ones interned first: a prefix's bullet or bar style, drawn per line.)
+        for entry in recent where entry.style == style { return entry.id }
+        return ids[style] ?? .plain
+    }
 
     /// The style named by `id`.
     ///

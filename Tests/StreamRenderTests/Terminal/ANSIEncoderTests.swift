@@ -244,6 +244,24 @@ struct Harness {
         #expect(e.downgrade(.red) == .default)
     }
 
+    /// The pen's look of a style (taken as it is where nothing needs downgrading) is
+    /// the style's colours downgraded, its attributes, no link: every capability, every
+    /// kind of colour in either place.
+    @Test func aLookIsTheStyleDowngraded() {
+        let colors: [StyleColor] = [.default, .ansi(3), .ansi(12), .palette(7), .palette(200), .rgb(250, 0, 0), .rgb(1, 2, 3)]
+        for support in TerminalCapabilities.ColorSupport.allCases {
+            var e = ANSIEncoder(capabilities: .full, absoluteRows: true)
+            e.capabilities.colors = support
+            for fg in colors {
+                for bg in colors {
+                    let style = Style(foreground: fg, background: bg, attributes: [.bold, .underline], hyperlink: "https://x")
+                    let expected = Style(foreground: e.downgrade(fg), background: e.downgrade(bg), attributes: [.bold, .underline])
+                    #expect(e.look(of: style) == expected, "\(support) \(fg) \(bg)")
+                }
+            }
+        }
+    }
+
     @Test func framesEndWithThePenAndLinkResetAndAreSynchronized() {
         var b = FrameBuilder(policy: .grapheme)
         var h = Harness(width: 8, height: 1, policy: .grapheme)
