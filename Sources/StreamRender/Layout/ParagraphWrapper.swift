@@ -204,34 +204,23 @@ struct ParagraphWrapper {
     /// the segmenter and ``DisplayWidth`` under each mode.
     @inline(__always)
     static func simpleScalarWidth(_ scalar: UInt32) -> Int? {
-        if scalar >= 0x1F300 { return isSimpleEmoji(scalar) ? 2 : nil }
         switch scalar {
         case 0xA1...0xFF where scalar != 0xAD: return 1
         case 0x100...0x24F, 0x386, 0x388...0x38A, 0x38C, 0x38E...0x3A1, 0x3A3...0x3CE, 0x400...0x481, 0x48A...0x52F: return 1
         case 0x2010...0x2027, 0x2070...0x2071, 0x2074...0x208E, 0x2090...0x209C, 0x2500...0x257F: return 1
         case 0x3001...0x3029, 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FE, 0x4E00...0x9FFF,
              0xAC00...0xD7A3, 0xFF01...0xFF60: return 2
-        default: return nil
+        default: return scalar >= 0x231A && isSimpleEmoji(scalar) ? 2 : nil  // (the first emoji: ⌚)
         }
     }
 
-    /// Whether `scalar` is an emoji of East Asian width W, Emoji_Presentation and
-    /// Extended_Pictographic, not a skin tone (Unicode 15.0, as ICU 72 has it): a
-    /// cluster of two columns alone in every mode.
-    private static func isSimpleEmoji(_ scalar: UInt32) -> Bool {
-        switch scalar {
-        case 0x1F300...0x1F320, 0x1F32D...0x1F335, 0x1F337...0x1F37C, 0x1F37E...0x1F393, 0x1F3A0...0x1F3CA,
-             0x1F3CF...0x1F3D3, 0x1F3E0...0x1F3F0, 0x1F3F4, 0x1F3F8...0x1F3FA, 0x1F400...0x1F43E, 0x1F440,
-             0x1F442...0x1F4FC, 0x1F4FF...0x1F53D, 0x1F54B...0x1F54E, 0x1F550...0x1F567, 0x1F57A, 0x1F595...0x1F596,
-             0x1F5A4, 0x1F5FB...0x1F64F, 0x1F680...0x1F6C5, 0x1F6CC, 0x1F6D0...0x1F6D2, 0x1F6D5...0x1F6D7,
-             0x1F6DC...0x1F6DF, 0x1F6EB...0x1F6EC, 0x1F6F4...0x1F6FC, 0x1F90C...0x1F93A, 0x1F93C...0x1F945,
-             0x1F947...0x1F9FF, 0x1FA70...0x1FA7C, 0x1FA80...0x1FA88, 0x1FA90...0x1FABD, 0x1FABF...0x1FAC5,
-             0x1FACE...0x1FADB, 0x1FAE0...0x1FAE8, 0x1FAF0...0x1FAF8:
-            return true
-        default:
-            return false
-        }
+    /// Whether `scalar` is one of the emoji of ``isSimpleEmojiInData(_:)``, when the
+    /// linked ICU has that data's Unicode version (else none is: ICU's widths decide).
+    static func isSimpleEmoji(_ scalar: UInt32) -> Bool {
+        isSimpleEmojiInData(scalar) && emojiDataMatchesICU
     }
+
+    private static let emojiDataMatchesICU = ICUInfo.implementsUnicode(emojiUnicodeVersion)
 
     /// Lays out what `text` (the whole paragraph so far) added since the last call.
     /// With `closed`, the paragraph is complete: everything is placed and its last
@@ -242,8 +231,8 @@ struct ParagraphWrapper {
     mutating func advance(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
                           emit: (VisualLine) -> Void) {
         if isDone { return }
-        // (A column takes at most 3 bytes of such text (a two-column character 3): a
-        // longer text cannot fit, and is not scanned.)
+        // (A column takes at most 3 bytes of such text (a two-column character 3 or 4):
+        // a longer text cannot fit, and is not scanned.)
         if segmented == 0 && closed && text.count <= 3 * firstLineWidth,
            let width = Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide), width <= firstLineWidth {
             // A complete line of single-scalar clusters that fits (ASCII, box drawing,

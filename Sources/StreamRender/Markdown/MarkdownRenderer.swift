@@ -1503,9 +1503,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         let widths = grid.widths
         // Mostly every cell fits its column: one line, the cells as they are.
         if (0..<min(grid.columns, row.cells.count)).allSatisfy({ row.widths[$0] <= widths[$0] }) {
-            var line = StyledLine()
-            line.reserveCapacity(bytes: 5 * grid.columns + 3 + widths.reduce(0, +), runs: 2 * grid.columns + 1)
-            line.append(Self.leftBorder, style: border)
+            var line = rowStart(grid, border)
             for c in 0..<grid.columns {
                 let has = c < row.cells.count
                 tableCell(&line, width: has ? row.widths[c] : 0, column: c, row, grid, border) { if has { $0.append(row.cells[c]) } }
@@ -1518,10 +1516,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         let height = wrapped.lazy.map { $0.count }.max() ?? 1
         var lines: [StyledLine] = []
         for r in 0..<height {
-            var line = StyledLine()
-            // A border (3 bytes of `│`, a space or two) and a text a cell, mostly.
-            line.reserveCapacity(bytes: 5 * grid.columns + 3 + widths.reduce(0, +), runs: 2 * grid.columns + 1)
-            line.append(Self.leftBorder, style: border)
+            var line = rowStart(grid, border)
             for c in 0..<grid.columns {
                 // (The piece read in place: a copy retained all a line holds.)
                 let has = r < wrapped[c].count
@@ -1532,6 +1527,16 @@ public struct MarkdownOptions: Hashable, Sendable {
             lines.append(line)
         }
         return lines
+    }
+
+    /// A row's line so far: its left border, room for the rest (a border (3 bytes of
+    /// `│`, a space or two) and a text a cell, mostly).
+    @inline(__always)
+    private func rowStart(_ grid: TableGrid, _ border: Style) -> StyledLine {
+        var line = StyledLine()
+        line.reserveCapacity(bytes: 5 * grid.columns + 3 + grid.widths.reduce(0, +), runs: 2 * grid.columns + 1)
+        line.append(Self.leftBorder, style: border)
+        return line
     }
 
     /// Appends a cell's line (`width` columns, appended by `cell`; the cell is read in

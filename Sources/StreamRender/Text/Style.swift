@@ -108,6 +108,14 @@ public struct Style: Hashable, Sendable {
     public static let plain = Style()
 }
 
+extension Style: CustomReflectable {
+    /// The fields, not the number that packs them (`dump`, test failure messages).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["foreground": foreground, "background": background, "attributes": attributes,
+                                "hyperlink": hyperlink as Any])
+    }
+}
+
 /// Switches the style of styled text as it is written (``SGRPen`` writes the SGR and
 /// OSC 8 of a terminal); plain text output has none.
 public protocol StylePen: AnyObject {

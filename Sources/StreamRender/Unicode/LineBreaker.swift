@@ -58,13 +58,14 @@ public final class LineBreaker {
     }
 }
 
-/// UAX #14 restricted to the line-break classes of ASCII characters and the few
+/// UAX #14 restricted to the line-break classes of ASCII characters and the
 /// non-ASCII characters of ``covers(_:)``.
 enum ASCIILineBreak {
     enum Class: UInt8 {
         case al, nu, sp, ex, qu, pr, po, op, cp, cl, `is`, hy, sy, ba, bk, cr, lf, cm
-        /// Em dash (LB17), ellipsis (LB22), ideographs and kana (LB23a), Hangul
-        /// syllables (LB27).
+        /// Em dashes (LB17), ellipses (LB22), ideographs, kana and most emoji (ID, LB23a;
+        /// emoji bases too: they differ only before a skin tone, which ICU takes),
+        /// Hangul syllables (LB27).
         case b2, `in`, id, h2, h3
         /// Not covered: a character of ``table`` ICU decides (never reaches the rules).
         case uncovered
@@ -180,6 +181,8 @@ enum ASCIILineBreak {
             guard b & 0xC0 == 0x80 else { return nil }
             scalar = scalar << 6 | UInt32(b & 0x3F)
         }
+        // An overlong form is not the character it encodes (ICU reads U+FFFD).
+        guard scalar >= (length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000) else { return nil }
         guard let index = tableIndex(scalar), table[index] != .uncovered else { return nil }
         return (table[index], length)
     }
@@ -201,7 +204,8 @@ enum ASCIILineBreak {
     static let table: [Class] = {
         var t = [Class](repeating: .uncovered, count: 0x1900)
         for c in 0..<0x80 { t[c] = .al }
-        for range in ranges {
+        // (Classes change between Unicode versions: another ICU decides them itself.)
+        for range in ranges where ICUInfo.implementsUnicode(rangesUnicodeVersion) {
             for scalar in range.first...range.last { t[tableIndex(scalar)!] = range.lineClass }
         }
         for c in 0..<0x20 { t[c] = .cm }

@@ -50,6 +50,13 @@ public enum ICUInfo: Sendable {
     /// The linked ICU's version, e.g. "72.1".
     public static var icuVersion: String { read(cicu_icu_version) }
 
+    /// Whether the linked ICU implements Unicode `version` ("15.0"): data generated
+    /// from one ICU is used only with an ICU of its Unicode version.
+    static func implementsUnicode(_ version: String) -> Bool {
+        let linked = unicodeVersion
+        return linked == version || linked.hasPrefix(version + ".")
+    }
+
     private static func read(_ body: (UnsafeMutablePointer<CChar>, Int32) -> Void) -> String {
         var buffer = [CChar](repeating: 0, count: 32)
         buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, Int32($0.count)) }
