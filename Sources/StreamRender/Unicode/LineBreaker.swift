@@ -159,7 +159,7 @@ enum ASCIILineBreak {
         return otherClass(text, at: k, table)
     }
 
-    /// The class and length of a character ``nonASCIIClass(_:at:)`` has no branch for,
+    /// The class and length of a character ``nonASCIIClass(_:at:_:)`` has no branch for,
     /// by its code point (a truncated or malformed sequence: none). Kept out of line:
     /// the branches above are the common case, inlined in each caller.
     @inline(never)
