@@ -86,27 +86,19 @@ struct Invocation: Equatable {
 
     /// The invocation `arguments` make when they hold no option: none, or one FILE
     /// (`-` included) that is not a word ArgumentParser reads otherwise (`help`, the
-    /// `tokens` subcommand). Nil for anything else: ArgumentParser parses it.
+    /// `tokens` subcommand). Nil for anything else. (The subset of
+    /// ``withCommonOptions(_:)`` without options, which `InvocationTests` name.)
     static func withoutOptions(_ arguments: [String]) -> Invocation? {
-        switch arguments.count {
-        case 0:
-            return Invocation()
-        case 1:
-            let word = arguments[0]
-            guard word == "-" || !word.hasPrefix("-"), word != "help", word != "tokens" else { return nil }
-            return Invocation(file: word)
-        default:
-            return nil
-        }
+        arguments.count <= 1 ? withCommonOptions(arguments) : nil  // (one word: a FILE, or not read)
     }
 
-    /// The invocation `arguments` make when they hold at most one FILE (as
-    /// ``withoutOptions(_:)``) and options of the few a pipeline or script passes most
+    /// The invocation `arguments` make when they hold at most one FILE (not `help` nor
+    /// `tokens`, which ArgumentParser reads otherwise) and options of the few a pipeline or script passes most
     /// (`--color`, `--output`, `--pace`, `--width`/`-w`, `--height`, `--markdown`), each
-    /// once, its value in the next word and valid: `… --color always | less -R` started
-    /// as slowly as any option did (decision 0022). Nil for anything else (another
-    /// option, `--width=80`, a repeated option, a value ArgumentParser would refuse):
-    /// ArgumentParser parses it and reports what is wrong.
+    /// once, its value in the next word and valid (``validate()``): `… --color always |
+    /// less -R` started as slowly as any option did (decision 0022). Nil for anything
+    /// else (another option, `--width=80`, a repeated option, a value ArgumentParser
+    /// would refuse): ArgumentParser parses it and reports what is wrong.
     static func withCommonOptions(_ arguments: [String]) -> Invocation? {
         var invocation = Invocation()
         var seen: Set<String> = []
@@ -131,13 +123,12 @@ struct Invocation: Equatable {
                 guard let output = OutputKind(argument: value) else { return nil }
                 invocation.view.output = output
             case "--pace":
-                guard value == "off" || Double(value).map({ $0 >= 1 && $0 <= 1_000_000 }) == true else { return nil }
                 invocation.pacing.pace = value
             case "--width":
-                guard let width = Int(value), width >= 0 && width <= StreamRenderCommand.maximumWidth else { return nil }
+                guard let width = Int(value) else { return nil }
                 invocation.view.width = width
             case "--height":
-                guard let height = Int(value), height >= 1 && height <= StreamRenderCommand.maximumHeight else { return nil }
+                guard let height = Int(value) else { return nil }
                 invocation.view.height = height
             case "--markdown":
                 guard let markdown = Switch(argument: value) else { return nil }
@@ -147,10 +138,41 @@ struct Invocation: Equatable {
             }
             k += 2
         }
-        // (ArgumentParser's validation refuses this pair.)
-        if invocation.view.output == .ansi && invocation.view.width == 0 { return nil }
         invocation.input.file = file
+        guard (try? invocation.validate()) != nil else { return nil }
         return invocation
+    }
+
+    /// The values' ranges and combinations (ArgumentParser's `validate`, and the fast
+    /// reading's: one set of rules).
+    func validate() throws {
+        if input.maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
+        if let delay = report.demoDelayMs, delay < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
+        if pacing.pace != "off", Double(pacing.pace).map({ !($0 >= 1 && $0 <= 1_000_000) }) ?? true {
+            throw ValidationError("--pace must be 'off' or a number of clusters a second, 1 to 1000000")
+        }
+        if pacing.maxLag < 0 || pacing.maxLag > 60_000 { throw ValidationError("--max-lag must be 0 to 60000 milliseconds") }
+        if pacing.drain < 0 || pacing.drain > 60_000 { throw ValidationError("--drain must be 0 to 60000 milliseconds") }
+        if !(input.replayRate > 0 && input.replayRate <= 1_000_000) {
+            throw ValidationError("--replay-rate must be more than 0 and at most 1000000")
+        }
+        if let idle = input.idleTimeout, !(idle > 0 && idle <= 86_400) {
+            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds")
+        }
+        if let width = view.width, width < 0 || width > StreamRenderCommand.maximumWidth {
+            throw ValidationError("--width must be 0 (no wrapping) or 1 to \(StreamRenderCommand.maximumWidth)")
+        }
+        if view.tabSize < 1 || view.tabSize > 64 { throw ValidationError("--tab-size must be 1 to 64") }
+        if let maxLines = view.maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
+        if let height = view.height, height < 1 || height > StreamRenderCommand.maximumHeight {
+            throw ValidationError("--height must be 1 to \(StreamRenderCommand.maximumHeight)")
+        }
+        if view.fps < 1 || view.fps > 1000 { throw ValidationError("--fps must be 1 to 1000") }
+        if view.output == .ansi && view.width == 0 { throw ValidationError("--width 0 (no wrapping) needs --output plain") }
+        if report.saveCode?.isEmpty == true { throw ValidationError("--save-code needs a directory") }
+        if let copy = report.copy, ClipboardCopy.parse(copy) == nil {
+            throw ValidationError("--copy must be 'last' or a code block number from 1")
+        }
     }
 
     func run() throws {

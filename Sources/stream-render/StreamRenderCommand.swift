@@ -207,33 +207,7 @@ struct StreamRenderCommand: ParsableCommand {
     @OptionGroup(title: "Reports and extras") var report: ReportOptions
 
     func validate() throws {
-        if input.maxEventBytes < 1 { throw ValidationError("--max-event-bytes must be at least 1") }
-        if let delay = report.demoDelayMs, delay < 0 { throw ValidationError("--demo-delay-ms must not be negative") }
-        if pacing.pace != "off", Double(pacing.pace).map({ !($0 >= 1 && $0 <= 1_000_000) }) ?? true {
-            throw ValidationError("--pace must be 'off' or a number of clusters a second, 1 to 1000000")
-        }
-        if pacing.maxLag < 0 || pacing.maxLag > 60_000 { throw ValidationError("--max-lag must be 0 to 60000 milliseconds") }
-        if pacing.drain < 0 || pacing.drain > 60_000 { throw ValidationError("--drain must be 0 to 60000 milliseconds") }
-        if !(input.replayRate > 0 && input.replayRate <= 1_000_000) {
-            throw ValidationError("--replay-rate must be more than 0 and at most 1000000")
-        }
-        if let idle = input.idleTimeout, !(idle > 0 && idle <= 86_400) {
-            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds")
-        }
-        if let width = view.width, width < 0 || width > Self.maximumWidth {
-            throw ValidationError("--width must be 0 (no wrapping) or 1 to \(Self.maximumWidth)")
-        }
-        if view.tabSize < 1 || view.tabSize > 64 { throw ValidationError("--tab-size must be 1 to 64") }
-        if let maxLines = view.maxLines, maxLines < 1 { throw ValidationError("--max-lines must be at least 1") }
-        if let height = view.height, height < 1 || height > Self.maximumHeight {
-            throw ValidationError("--height must be 1 to \(Self.maximumHeight)")
-        }
-        if view.fps < 1 || view.fps > 1000 { throw ValidationError("--fps must be 1 to 1000") }
-        if view.output == .ansi && view.width == 0 { throw ValidationError("--width 0 (no wrapping) needs --output plain") }
-        if report.saveCode?.isEmpty == true { throw ValidationError("--save-code needs a directory") }
-        if let copy = report.copy, ClipboardCopy.parse(copy) == nil {
-            throw ValidationError("--copy must be 'last' or a code block number from 1")
-        }
+        try Invocation(self).validate()
     }
 
     func run() throws {
@@ -306,8 +280,8 @@ enum Main {
         // would otherwise take the subcommand's name as a file name.
         if arguments.first == "tokens" {
             run(TokensCommand.self, Array(arguments.dropFirst()))
-        } else if let invocation = Invocation.withoutOptions(arguments) ?? Invocation.withCommonOptions(arguments) {
-            finish(StreamRenderCommand.self) { try invocation.run() }  // nothing to parse; the defaults validate
+        } else if let invocation = Invocation.withCommonOptions(arguments) {
+            finish(StreamRenderCommand.self) { try invocation.run() }  // read by hand, validated as ArgumentParser's
         } else {
             run(StreamRenderCommand.self, arguments)
         }

@@ -1377,7 +1377,6 @@ public struct MarkdownOptions: Hashable, Sendable {
     private func tableRows(_ node: Node, base: Style, headers: Bool = true) -> [TableRow] {
         let headerStyle = options.theme.tableHeader
         var rows: [TableRow] = []
-        // Nodes passed and read in place: a copy (a loop variable's too) retained all it holds.
         func collect(_ n: Node, header: Bool) {
             for i in n.children.indices {
                 switch n.children[i].kind {

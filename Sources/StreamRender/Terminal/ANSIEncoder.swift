@@ -282,7 +282,7 @@ public struct ANSIEncoder: Sendable {
             let cell = frame[row, c]
             guard cell.width == 1 else { return nil }
             let style = styles[cell.style]
-            guard Self.sameLook(look(of: style), pen), (capabilities.hyperlinks ? style.hyperlink : nil) == link else { return nil }
+            guard look(of: style).look == pen.look, (capabilities.hyperlinks ? style.hyperlink : nil) == link else { return nil }
             bytes.append(contentsOf: cell.text.utf8)
         }
         return bytes
@@ -300,10 +300,6 @@ public struct ANSIEncoder: Sendable {
             return Style(foreground: downgrade(style.foreground), background: downgrade(style.background),
                          attributes: style.attributes)
         }
-    }
-
-    private static func sameLook(_ a: Style, _ b: Style) -> Bool {
-        a.look == b.look
     }
 
     private static func horizontal(from: Int, to: Int) -> [UInt8] {
@@ -335,7 +331,7 @@ public struct ANSIEncoder: Sendable {
             link = target
         }
         let wanted = look(of: style)
-        if let pen, Self.sameLook(pen, wanted) { return }
+        if let pen, pen.look == wanted.look { return }
         // A few looks alternate (code tokens, bold, links): their changes are written
         // as they were the last time, not worked out again.
         let change = pen.map { PenChange(from: $0.look, to: wanted.look) }

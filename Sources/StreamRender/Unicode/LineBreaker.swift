@@ -205,8 +205,10 @@ enum ASCIILineBreak {
         var t = [Class](repeating: .uncovered, count: 0x1900)
         for c in 0..<0x80 { t[c] = .al }
         // (Classes change between Unicode versions: another ICU decides them itself.)
-        for range in ranges where ICUInfo.implementsUnicode(rangesUnicodeVersion) {
-            for scalar in range.first...range.last { t[tableIndex(scalar)!] = range.lineClass }
+        if ICUInfo.implementsUnicode(rangesUnicodeVersion) {
+            for range in ranges {
+                for scalar in range.first...range.last { t[tableIndex(scalar)!] = range.lineClass }
+            }
         }
         for c in 0..<0x20 { t[c] = .cm }
         t[0x09] = .ba; t[0x0A] = .lf; t[0x0B] = .bk; t[0x0C] = .bk; t[0x0D] = .cr
