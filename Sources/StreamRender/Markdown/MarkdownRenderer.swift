@@ -312,29 +312,29 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// The blocks of `text[0..<count]` (`text` gets a NUL after `count`: md4c reads
     /// one byte past the end it is given). `listStart` renumbers a first ordered list.
     func blocks(_ text: inout [UInt8], count: Int, listStart: Int? = nil) -> [Block] {
-        guard let tree = parseTree(&text, count: count)?.root else { return [] }
-        return blocks(of: tree.children[...], listStart: listStart)
+        blocks(of: tree(&text, count: count), listStart: listStart)
     }
 
     /// The top-level blocks of `text[0..<count]` parsed with their inline content,
     /// for ``blocks(of:listStart:)`` to render later: the parse that finds where a
     /// block ends also renders it.
-    func tree(_ text: inout [UInt8], count: Int) -> [Node] {
-        parseTree(&text, count: count)?.root.children ?? []
+    func tree(_ text: inout [UInt8], count: Int) -> Blocks {
+        guard let tree = parseTree(&text, count: count)?.tree else { return Blocks() }
+        return Blocks(tree)
     }
 
-    /// `nodes` (top-level blocks of a ``tree(_:count:)``) rendered.
-    func blocks(of nodes: ArraySlice<Node>, listStart: Int? = nil) -> [Block] {
+    /// `blocks` (top-level blocks of a ``tree(_:count:)``) rendered.
+    func blocks(of blocks: Blocks, listStart: Int? = nil) -> [Block] {
         var result: [Block] = []
-        result.reserveCapacity(nodes.count)
-        for (k, node) in nodes.enumerated() {
+        result.reserveCapacity(blocks.count)
+        for (k, node) in blocks.nodes.enumerated() {
             var list: ListInfo?
             var start: Int?
             if case .list(let ordered, let mark, let first) = node.kind {
                 start = (k == 0 ? listStart : nil) ?? first
-                list = ListInfo(ordered: ordered, mark: mark, start: start!, items: node.children.count)
+                list = ListInfo(ordered: ordered, mark: mark, start: start!, items: node.childCount)
             }
-            result.append(Block(lines: render(node, base: .plain, depth: 0, width: options.width, start: start),
+            result.append(Block(lines: render(blocks.tree, node, base: .plain, depth: 0, width: options.width, start: start),
                                 list: list))
         }
         return result
@@ -342,9 +342,9 @@ public struct MarkdownOptions: Hashable, Sendable {
 
     /// The top-level blocks' kinds, without rendering (the stream's cut test), and
     /// whether the text ends inside code or HTML (no inline speculation there).
-    func shape(_ text: inout [UInt8], count: Int) -> (blocks: [Node], endsInRaw: Bool) {
-        guard let (tree, raw) = parseTree(&text, count: count, structureOnly: true) else { return ([], false) }
-        return (tree.children, raw)
+    func shape(_ text: inout [UInt8], count: Int) -> (blocks: Blocks, endsInRaw: Bool) {
+        guard let (tree, raw) = parseTree(&text, count: count, structureOnly: true) else { return (Blocks(), false) }
+        return (Blocks(tree), raw)
     }
 
     // MARK: - Lines of a fenced code block (shared with the stream's fence bypass)
@@ -438,29 +438,65 @@ public struct MarkdownOptions: Hashable, Sendable {
 
     // MARK: - Parsing into a tree
 
-    /// A block of the parse: values, built on the builder's stack and moved into their
-    /// parent when left (a class per block was allocated, reference counted and freed).
+    /// A block of the parse, in a ``ParseTree``: plain values (no array, no string),
+    /// so building, copying and freeing a tree is a few arrays, not a node each (a
+    /// node per block held its own children, text and runs: issue 24).
     struct Node {
         enum Kind {
             case document, quote, list(ordered: Bool, mark: UInt8, start: Int), item(task: UInt8?), rule
-            case heading(Int), code(language: String, fenced: Bool), html, paragraph
+            case heading(Int), code(fenced: Bool), html, paragraph
             case table, tableHead, tableBody, row, cell(header: Bool, align: Int)
+
+            var isLeaf: Bool {
+                switch self {
+                case .heading, .code, .html, .paragraph, .rule, .cell: return true
+                default: return false
+                }
+            }
+            var isRaw: Bool {
+                switch self {
+                case .code, .html: return true
+                default: return false
+                }
+            }
         }
         var kind: Kind
-        var children: [Node] = []
-        /// Inline content (a leaf's; containers hold none, and allocate none).
-        var inline = InlineText()
-        /// Raw text (code and HTML blocks).
-        var raw = ""
+        /// Where its first child is in the tree's nodes (the node after it: the tree is
+        /// in document order) and how many children it has. A child's next sibling is at
+        /// the child's ``end``.
+        var first = 0
+        var childCount = 0
+        /// Where its subtree ends in the tree's nodes.
+        var end = 0
+        /// A leaf's text in the tree's bytes (inline content, or the raw text of a code
+        /// or HTML block), its style runs and its hard line breaks (byte offsets in the
+        /// tree's bytes). Containers hold none.
+        var text = 0..<0
+        var runs = 0..<0
+        var breaks = 0..<0
+        /// A code block's info string (its language), in the tree's bytes.
+        var info = 0..<0
         var implicit = false
-        /// UTF-8 bytes of the first line before its first soft break (a GitHub alert's
-        /// marker must be alone on its line).
+        /// Where the first line ends before its first soft break, in the tree's bytes
+        /// (a GitHub alert's marker must be alone on its line).
         var firstSoftBreak: Int?
         /// The display math the paragraph holds (drawn centred when it is all the
-        /// paragraph holds); "" after a second one.
-        var displayMath: String?
+        /// paragraph holds), in the tree's strings; "" after a second one.
+        var displayMath: Int?
+
         init(_ kind: Kind) {
             self.kind = kind
+        }
+
+        /// A node at place `index` of its tree, its text (none yet) at the tree's ends.
+        init(_ kind: Kind, at index: Int, text: Int, runs: Int, breaks: Int, info: Range<Int>, implicit: Bool) {
+            self.kind = kind
+            first = index + 1
+            self.text = text..<text
+            self.runs = runs..<runs
+            self.breaks = breaks..<breaks
+            self.info = info
+            self.implicit = implicit
         }
 
         /// The block's kind without what may change as it grows (a list's start, a
@@ -483,7 +519,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             case .item(let task): return .item(task: task)
             case .rule: return .rule
             case .heading(let level): return .heading(level)
-            case .code(_, let fenced): return fenced ? .fence : .code
+            case .code(let fenced): return fenced ? .fence : .code
             case .html: return .html
             case .paragraph: return .paragraph
             case .table: return .table
@@ -494,86 +530,77 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         }
 
-        var isLeaf: Bool {
-            switch kind {
-            case .heading, .code, .html, .paragraph, .rule, .cell: return true
-            default: return false
-            }
-        }
-        var isRaw: Bool {
-            switch kind {
-            case .code, .html: return true
-            default: return false
-            }
-        }
+        var isLeaf: Bool { kind.isLeaf }
+        var isRaw: Bool { kind.isRaw }
     }
 
-    /// A leaf's inline content, flat: its UTF-8 bytes, the style runs over them and
-    /// where hard line breaks cut it. Text callbacks append bytes to it: no `String`
-    /// and no span array per text (issue 24); a leaf without text allocates nothing.
-    struct InlineText {
+    /// A parse: its blocks in document order (the document first), and the leaves'
+    /// text, style runs and line breaks, each in one array for the whole parse. A
+    /// leaf's text is appended while it is the last block open, so a leaf's bytes,
+    /// runs and breaks are each one range. Run ends and breaks are offsets in `bytes`.
+    struct ParseTree {
         typealias Run = StyledLine.Run
+        var nodes: [Node] = []
         var bytes: [UInt8] = []
-        /// Each run holds bytes (none is empty); the last ends at `bytes.count`.
         var runs: [Run] = []
-        /// The byte offsets of the hard line breaks, in order.
         var breaks: [Int] = []
+        /// Display math shown centred (rare: an array of its own).
+        var strings: [String] = []
 
-        var lineCount: Int { breaks.count + 1 }
+        /// The children of `node`, in order.
+        func children(of node: Node) -> Children { Children(nodes: nodes, node: node) }
 
-        /// The bytes of line `k`.
-        func lineRange(_ k: Int) -> Range<Int> {
-            (k == 0 ? 0 : breaks[k - 1])..<(k < breaks.count ? breaks[k] : bytes.count)
+        /// The children of a node, read from the tree's nodes.
+        struct Children: Sequence {
+            let nodes: [Node]
+            let node: Node
+
+            var count: Int { node.childCount }
+
+            struct Iterator: IteratorProtocol {
+                let nodes: [Node]
+                var place: Int
+                var left: Int
+                mutating func next() -> Node? {
+                    guard left > 0 else { return nil }
+                    left -= 1
+                    let node = nodes[place]
+                    place = node.end
+                    return node
+                }
+            }
+
+            func makeIterator() -> Iterator { Iterator(nodes: nodes, place: node.first, left: node.childCount) }
+
+            var first: Node? { node.childCount > 0 ? nodes[node.first] : nil }
+
+            var last: Node? {
+                var last: Node?
+                for child in self { last = child }
+                return last
+            }
         }
 
-        /// Where run `k` starts.
-        func runStart(_ k: Int) -> Int { k == 0 ? 0 : runs[k - 1].end }
+        /// A leaf's text as a string (a code or HTML block's raw text).
+        func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
-        /// Appends `text` in `style` (nothing if it is empty): the last run grows if it
-        /// has the style.
-        ///
-        /// - Complexity: amortized O(n) in the bytes of `text`.
-        mutating func append(_ text: some Collection<UInt8>, style: Style) {
-            if text.isEmpty { return }
-            // A leaf takes its text in many pieces: room for a line's worth at once.
-            if bytes.capacity == 0 { bytes.reserveCapacity(max(text.count, 128)) }
-            if runs.capacity == 0 { runs.reserveCapacity(4) }
-            bytes.append(contentsOf: text)
-            Run.extend(&runs, to: bytes.count, style: style)
+        /// The number of lines of `leaf` (its hard breaks, plus one).
+        func lineCount(_ leaf: Node) -> Int { leaf.breaks.count + 1 }
+
+        /// The bytes of line `k` of `leaf`.
+        func lineRange(_ leaf: Node, _ k: Int) -> Range<Int> {
+            (k == 0 ? leaf.text.lowerBound : breaks[leaf.breaks.lowerBound + k - 1])
+                ..< (k < leaf.breaks.count ? breaks[leaf.breaks.lowerBound + k] : leaf.text.upperBound)
         }
 
-        /// Replaces the bytes from `start` to the end, all in the last run, with `text`.
-        mutating func replaceLastRun(from start: Int, with text: [UInt8]) {
-            bytes.replaceSubrange(start..., with: text)
-            runs[runs.count - 1].end = bytes.count
-        }
+        /// Where run `k` of the tree starts (within `leaf`, whose run it is).
+        func runStart(_ k: Int, in leaf: Node) -> Int { k == leaf.runs.lowerBound ? leaf.text.lowerBound : runs[k - 1].end }
 
-        /// Takes back everything from byte `count` on.
-        mutating func truncate(to count: Int) {
-            guard count < bytes.count else { return }
-            // (Never inside a character: the bytes stay valid UTF-8.)
-            var count = count
-            while count > 0 && bytes[count] & 0xC0 == 0x80 { count -= 1 }
-            bytes.removeSubrange(count...)
-            while !runs.isEmpty && runStart(runs.count - 1) >= count { runs.removeLast() }
-            if !runs.isEmpty { runs[runs.count - 1].end = count }
-            while let last = breaks.last, last > count { breaks.removeLast() }
-        }
-
-        /// Drops the first `count` bytes (and the runs and breaks they end).
-        mutating func removeFirst(_ count: Int) {
-            guard count > 0 else { return }
-            bytes.removeFirst(count)
-            runs.removeAll { $0.end <= count }
-            for k in runs.indices { runs[k].end -= count }
-            breaks = breaks.compactMap { $0 < count ? nil : $0 - count }
-        }
-
-        /// Calls `body` with each piece of line `k`: a run's bytes within the line, and
-        /// its style. `run` is a run index at or before the line's first (lines visited
-        /// in order pass it on); it is left at the line's last run.
-        func forEachPiece(ofLine k: Int, run: inout Int, _ body: (Range<Int>, Style) -> Void) {
-            let line = lineRange(k)
+        /// Calls `body` with each piece of line `k` of `leaf`: a run's bytes within the
+        /// line, and its style. `run` is a run index at or before the line's first (lines
+        /// visited in order pass it on); it is left at the line's last run.
+        func forEachPiece(of leaf: Node, line k: Int, run: inout Int, _ body: (Range<Int>, Style) -> Void) {
+            let line = lineRange(leaf, k)
             var start = line.lowerBound
             while start < line.upperBound {
                 while runs[run].end <= start { run += 1 }
@@ -582,14 +609,107 @@ public struct MarkdownOptions: Hashable, Sendable {
                 start = end
             }
         }
+
+        /// `leaf`'s text as one line: its bytes and runs, offsets from its start.
+        func line(of leaf: Node) -> StyledLine {
+            let base = leaf.text.lowerBound
+            var lineRuns = Array(runs[leaf.runs])
+            if base > 0 { for k in lineRuns.indices { lineRuns[k].end -= base } }
+            return StyledLine(bytes: Array(bytes[leaf.text]), runs: lineRuns)
+        }
+
+        /// Takes back the text of `leaf` (the last leaf, open) from byte `count` on, and
+        /// its runs and breaks there; never inside a character.
+        mutating func truncate(_ leaf: Node, to count: Int) {
+            guard count < bytes.count else { return }
+            var count = count
+            while count > leaf.text.lowerBound && bytes[count] & 0xC0 == 0x80 { count -= 1 }
+            bytes.removeSubrange(count...)
+            while runs.count > leaf.runs.lowerBound && runStart(runs.count - 1, in: leaf) >= count { runs.removeLast() }
+            if runs.count > leaf.runs.lowerBound { runs[runs.count - 1].end = count }
+            while breaks.count > leaf.breaks.lowerBound, let last = breaks.last, last > count { breaks.removeLast() }
+        }
+
+        /// `leaf` without its first bytes up to `start` (and the runs and breaks they end).
+        func dropping(_ leaf: Node, before start: Int) -> Node {
+            var rest = Node(.paragraph)
+            rest.text = start..<max(start, leaf.text.upperBound)
+            var r = leaf.runs.lowerBound
+            while r < leaf.runs.upperBound && runs[r].end <= start { r += 1 }
+            rest.runs = r..<leaf.runs.upperBound
+            var b = leaf.breaks.lowerBound
+            while b < leaf.breaks.upperBound && breaks[b] < start { b += 1 }
+            rest.breaks = b..<leaf.breaks.upperBound
+            return rest
+        }
+
+        /// Appends `other`'s nodes from `from` on (and all its text) in place of this
+        /// tree's nodes from `at` on: indices and offsets move with them.
+        mutating func graft(_ other: ParseTree, from: Int, at: Int) {
+            nodes.removeSubrange(at...)
+            let shift = at - from, byteShift = bytes.count, runShift = runs.count, breakShift = breaks.count
+            let stringShift = strings.count
+            for var node in other.nodes[from...] {
+                node.first += shift
+                node.end += shift
+                node.text = (node.text.lowerBound + byteShift)..<(node.text.upperBound + byteShift)
+                node.info = (node.info.lowerBound + byteShift)..<(node.info.upperBound + byteShift)
+                node.runs = (node.runs.lowerBound + runShift)..<(node.runs.upperBound + runShift)
+                node.breaks = (node.breaks.lowerBound + breakShift)..<(node.breaks.upperBound + breakShift)
+                node.firstSoftBreak = node.firstSoftBreak.map { $0 + byteShift }
+                node.displayMath = node.displayMath.map { $0 + stringShift }
+                nodes.append(node)
+            }
+            bytes += other.bytes
+            for run in other.runs { runs.append(Run(end: run.end + byteShift, style: run.style)) }
+            for b in other.breaks { breaks.append(b + byteShift) }
+            strings += other.strings
+        }
+    }
+
+    /// A parse's top-level blocks (the stream compares, trims and renders them): a
+    /// class, so that the stream keeps and passes one with a single reference count
+    /// (the tree's arrays counted each).
+    final class Blocks {
+        let tree: ParseTree
+        let nodes: [Node]
+
+        init(tree: ParseTree = ParseTree(), nodes: [Node] = []) {
+            self.tree = tree
+            self.nodes = nodes
+        }
+
+        /// The top-level blocks of `tree`.
+        convenience init(_ tree: ParseTree) {
+            self.init(tree: tree, nodes: Array(tree.children(of: tree.nodes[0])))
+        }
+
+        var count: Int { nodes.count }
+        var last: Node? { nodes.last }
+        var tags: [Node.Tag] { nodes.map(\.tag) }
+
+        /// The blocks but the last.
+        func droppingLast() -> Blocks { Blocks(tree: tree, nodes: Array(nodes.dropLast())) }
+
+        /// The blocks with the last one's last child left out (a list's last item).
+        func droppingLastChild() -> Blocks {
+            var nodes = nodes
+            nodes[nodes.count - 1].childCount -= 1
+            return Blocks(tree: tree, nodes: nodes)
+        }
     }
 
     /// A struct the md4c callbacks reach through a pointer: no reference counting of
     /// the builder and no run-time exclusivity checks per callback (issue 24).
     private struct Builder {
         let options: InlineOptions
-        var root: Node?
-        var stack: [Node] = []
+        /// The parse so far.
+        var tree = ParseTree()
+        /// Whether the document has been left (the tree is whole).
+        var done = false
+        /// The blocks entered and not yet left that are in the tree: their places in
+        /// its nodes, innermost last.
+        var stack: [Int] = []
         var spanStyles: [Style] = []
         /// The spans entered and not yet left, innermost last (their styles are
         /// `spanStyles` after its first). md4c 0.4.8 can leave a span it never entered
@@ -597,7 +717,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// (`~300 ms, see [docs](http://h.org/~u/)`): see ``leaveSpan(_:)``; a block's
         /// end ends the spans still open in it.
         var spanTypes: [MD_SPANTYPE] = []
-        /// Open links: the target, and where the link's text starts in its leaf.
+        /// Open links: the target, and where the link's text starts in the tree's bytes.
         var links: [(href: String, start: Int, isImage: Bool)] = []
         var lastLeafIsRaw = false
         var structureOnly = false
@@ -612,7 +732,7 @@ public struct MarkdownOptions: Hashable, Sendable {
 
         /// The growable buffers of a builder, to reuse between parses.
         struct Buffers {
-            var stack: [Node] = []
+            var stack: [Int] = []
             var spanStyles: [Style] = []
             var spanTypes: [MD_SPANTYPE] = []
             var kept: [Bool] = []
@@ -653,8 +773,9 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// The open `$…$` or `$$…$$` span: its source so far, and the input offset after
         /// its last text (where the closing `$` is).
         var mathSpan: (source: String, display: Bool, end: Int?)?
-        /// An open `\(` or `\[`: where its source starts in the input, and the leaf's
-        /// content before it (to take back what md4c made of the math).
+        /// An open `\(` or `\[`: where its source starts in the input, its leaf (place on
+        /// the stack), the tree's line breaks and bytes before it (to take back what md4c
+        /// made of the math), and the spans and links open.
         var bracketMath: (start: Int, display: Bool, node: Int, line: Int, bytes: Int, depth: Int, links: Int)?
 
         /// The offset of `pointer` in the input, if it points into it (md4c hands some
@@ -685,37 +806,58 @@ public struct MarkdownOptions: Hashable, Sendable {
             table!.last = max(table!.last, offset + size)
         }
 
-        /// Takes the top node off the stack into its parent (the root, for the document).
-        mutating func pop(_ finish: (inout Node) -> Void = { _ in }) {
-            var node = stack.removeLast()
+        /// Puts a node of `kind` in the tree as the last child of the innermost open
+        /// node, open.
+        private mutating func push(_ kind: Node.Kind, info: Range<Int> = 0..<0, implicit: Bool = false) {
+            let index = tree.nodes.count
+            if let parent = stack.last { tree.nodes[parent].childCount += 1 }
+            tree.nodes.append(Node(kind, at: index, text: tree.bytes.count, runs: tree.runs.count, breaks: tree.breaks.count,
+                                   info: info, implicit: implicit))
+            stack.append(index)
+        }
+
+        /// Closes the innermost open node: its subtree (and a leaf's text) ends here.
+        mutating func pop() {
+            let index = stack.removeLast()
             if bracketMath?.node == stack.count { bracketMath = nil }
-            finish(&node)
-            // Moved, not copied (a copy retained and released all the node holds).
-            if stack.isEmpty { root = consume node } else { stack[stack.count - 1].children.append(consume node) }
+            tree.nodes[index].end = tree.nodes.count
+            if tree.nodes[index].isLeaf {
+                tree.nodes[index].text = tree.nodes[index].text.lowerBound..<tree.bytes.count
+                tree.nodes[index].runs = tree.nodes[index].runs.lowerBound..<tree.runs.count
+                tree.nodes[index].breaks = tree.nodes[index].breaks.lowerBound..<tree.breaks.count
+            }
+            if stack.isEmpty { done = true }
         }
 
         mutating func popImplicit() {
-            // (Read in place: `stack.last` would copy the node, retaining all it holds.)
-            if !stack.isEmpty && stack[stack.count - 1].implicit { pop() }
+            if let top = stack.last, tree.nodes[top].implicit { pop() }
         }
 
-        mutating func enter(_ node: consuming Node) {
+        /// Enters a block; `info`: a code block's info string (its language).
+        mutating func enter(_ kind: Node.Kind, info: String? = nil) {
             popImplicit()
-            if case .table = node.kind { table = (stack.count, .max, 0) }
-            guard keeps(node) else {
+            if case .table = kind { table = (stack.count, .max, 0) }
+            guard keeps(kind) else {
                 kept.append(false)
                 return
             }
             kept.append(true)
-            if node.isLeaf { lastLeafIsRaw = node.isRaw }
-            stack.append(consume node)
+            if kind.isLeaf { lastLeafIsRaw = kind.isRaw }
+            var range = 0..<0
+            if let info, !info.isEmpty {
+                let start = tree.bytes.count
+                tree.bytes += info.utf8
+                range = start..<tree.bytes.count
+            }
+            push(kind, info: range)
         }
 
         mutating func leave() {
             while !spanTypes.isEmpty { popSpan() }  // (spans never cross blocks)
             popImplicit()
             guard kept.popLast() ?? true else { return }
-            switch stack[stack.count - 1].kind {
+            let top = stack[stack.count - 1]
+            switch tree.nodes[top].kind {
             case .quote, .list:
                 nesting -= 1
                 pop()
@@ -729,20 +871,28 @@ public struct MarkdownOptions: Hashable, Sendable {
                 guard let source, let input else { return pop() }
                 // md4c took lines for a table that GFM does not (a header row with a cell
                 // count other than the delimiter row's, spec example 203): parsed again
-                // without tables, they are a paragraph (and whatever follows it).
+                // without tables, they are a paragraph (and whatever follows it), in the
+                // table's place.
                 var bytes = Array(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(start: input, count: inputCount)[source]))
-                let again = renderer.parseTree(&bytes, count: bytes.count, structureOnly: structureOnly, tables: false)?.root
-                pop { node in
-                    guard let again else { return }
-                    if again.children.count == 1 {
-                        node.kind = again.children[0].kind
-                        node.children = again.children[0].children
-                        node.inline = again.children[0].inline
-                    } else {
-                        node.kind = .document
-                        node.children = again.children
-                    }
+                guard let again = renderer.parseTree(&bytes, count: bytes.count, structureOnly: structureOnly, tables: false)?.tree else {
+                    return pop()
                 }
+                let table = tree.nodes[top]
+                tree.bytes.removeSubrange(table.text.lowerBound...)
+                tree.runs.removeSubrange(table.runs.lowerBound...)
+                tree.breaks.removeSubrange(table.breaks.lowerBound...)
+                if again.nodes[0].childCount == 1 {
+                    // The one block, in the table's place (as the table was: not implicit,
+                    // no alert marker, no display math).
+                    tree.graft(again, from: 1, at: top)
+                    tree.nodes[top].implicit = false
+                    tree.nodes[top].firstSoftBreak = nil
+                    tree.nodes[top].displayMath = nil
+                } else {
+                    tree.graft(again, from: 0, at: top)
+                }
+                stack.removeLast()
+                if bracketMath?.node == stack.count { bracketMath = nil }
             default:
                 pop()
             }
@@ -750,14 +900,14 @@ public struct MarkdownOptions: Hashable, Sendable {
 
         /// Whether `node` becomes part of the tree: not a quote or list past the
         /// nesting limit, nor an item of a list left out.
-        private mutating func keeps(_ node: Node) -> Bool {
-            switch node.kind {
+        private mutating func keeps(_ kind: Node.Kind) -> Bool {
+            switch kind {
             case .quote, .list:
                 if nesting >= MarkdownRenderer.maximumNesting { return false }
                 nesting += 1
                 return true
             case .item:
-                guard !stack.isEmpty, case .list = stack[stack.count - 1].kind else { return false }
+                guard let parent = stack.last, case .list = tree.nodes[parent].kind else { return false }
                 return true
             default:
                 return true
@@ -767,11 +917,9 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// The leaf that takes inline text (its place on the stack): an implicit
         /// paragraph in a tight list item.
         mutating func leaf() -> Int {
-            if stack[stack.count - 1].isLeaf { return stack.count - 1 }
-            var p = Node(.paragraph)
-            p.implicit = true
+            if tree.nodes[stack[stack.count - 1]].isLeaf { return stack.count - 1 }
             lastLeafIsRaw = false
-            stack.append(consume p)
+            push(.paragraph, implicit: true)
             return stack.count - 1
         }
 
@@ -782,8 +930,9 @@ public struct MarkdownOptions: Hashable, Sendable {
                 return
             }
             let node = leaf()
-            if stack[node].isRaw {
-                stack[node].raw += String(decoding: buffer, as: UTF8.self)
+            let index = stack[node]
+            if tree.nodes[index].isRaw {
+                tree.bytes.append(contentsOf: buffer)
                 return
             }
             if type == MD_TEXT_NORMAL, let offset, let first = buffer.first, isEscaped(offset) {
@@ -794,22 +943,22 @@ public struct MarkdownOptions: Hashable, Sendable {
                         return
                     }
                 } else if bracketMath == nil, first == UInt8(ascii: "(") || first == UInt8(ascii: "[") {
-                    bracketMath = (offset + 1, first == UInt8(ascii: "["), node, stack[node].inline.breaks.count,
-                                   stack[node].inline.bytes.count, spanStyles.count, links.count)
+                    bracketMath = (offset + 1, first == UInt8(ascii: "["), node, tree.breaks.count,
+                                   tree.bytes.count, spanStyles.count, links.count)
                 }
             }
             switch type {
             case MD_TEXT_BR:
-                stack[node].inline.breaks.append(stack[node].inline.bytes.count)
+                tree.breaks.append(tree.bytes.count)
             case MD_TEXT_SOFTBR:
-                if stack[node].inline.breaks.isEmpty && stack[node].firstSoftBreak == nil {
-                    stack[node].firstSoftBreak = stack[node].inline.bytes.count
+                if tree.breaks.count == tree.nodes[index].breaks.lowerBound && tree.nodes[index].firstSoftBreak == nil {
+                    tree.nodes[index].firstSoftBreak = tree.bytes.count
                 }
-                add(" ", to: node)  // paragraphs reflow: a soft break is a space
+                add(" ".utf8, to: node)  // paragraphs reflow: a soft break is a space
             case MD_TEXT_NULLCHAR:
-                add("\u{FFFD}", to: node)
+                add("\u{FFFD}".utf8, to: node)
             case MD_TEXT_ENTITY:
-                add(Entities.decode(String(decoding: buffer, as: UTF8.self)), to: node)
+                add(Entities.decode(String(decoding: buffer, as: UTF8.self)).utf8, to: node)
             case MD_TEXT_HTML:
                 add(buffer, to: node, style: options.html)
             case MD_TEXT_NORMAL:
@@ -825,21 +974,28 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// `[^label]` completed by the text just added to the last span (a reference
         /// whose definition may come later): shown as the footnote's number, raised.
         mutating func markFootnoteReferences(in node: Int, added: Int) {
+            let leaf = tree.nodes[stack[node]]
             // The span the text went into: the last run, within the last line.
-            let last = stack[node].inline.runs.count - 1
-            guard last >= 0 else { return }
-            let start = max(stack[node].inline.runStart(last), stack[node].inline.breaks.last ?? 0)
-            let end = stack[node].inline.bytes.count
-            // Most `]` close links: look for a `[^` where a reference could start before
-            // copying anything (a label is at most 999 bytes).
-            var previous: UInt8 = 0
-            var opens = false
-            for b in stack[node].inline.bytes[max(start, end - added - 1002)..<end] {
-                if previous == UInt8(ascii: "[") && b == UInt8(ascii: "^") { opens = true; break }
-                previous = b
+            let last = tree.runs.count - 1
+            guard last >= leaf.runs.lowerBound else { return }
+            let lastBreak = tree.breaks.count > leaf.breaks.lowerBound ? tree.breaks[tree.breaks.count - 1] : leaf.text.lowerBound
+            let start = max(tree.runStart(last, in: leaf), lastBreak)
+            let end = tree.bytes.count
+            // A reference closed by the text added starts in the last bytes (a label is
+            // at most 999 bytes): only they are read and replaced (the whole run, a
+            // paragraph's worth, was copied per reference).
+            let lo = max(start, end - added - 1002)
+            // Most `]` close links: look for a `[^` before copying anything.
+            let opens = tree.bytes.withUnsafeBufferPointer { bytes in
+                var k = ByteSearch.find(UInt8(ascii: "^"), bytes.baseAddress!, from: lo + 1, to: end)
+                while k < end {
+                    if bytes[k - 1] == UInt8(ascii: "[") { return true }
+                    k = ByteSearch.find(UInt8(ascii: "^"), bytes.baseAddress!, from: k + 1, to: end)
+                }
+                return false
             }
             guard opens else { return }
-            var text = Array(stack[node].inline.bytes[start..<end])
+            var text = Array(tree.bytes[lo..<end])
             var found: [(open: Int, close: Int)] = []
             var close = text.count - 1
             let first = max(0, text.count - added)
@@ -858,18 +1014,22 @@ public struct MarkdownOptions: Hashable, Sendable {
             for (match, number) in zip(found, numbers.reversed()) {
                 let digits = MathText.superscript(String(number))!
                 text.replaceSubrange(match.open...match.close, with: Array(digits.utf8))
-                movePlaces(in: node, replaced: (start + match.open)...(start + match.close), by: digits.utf8.count)
+                movePlaces(replaced: (lo + match.open)...(lo + match.close), by: digits.utf8.count)
             }
-            if !found.isEmpty { stack[node].inline.replaceLastRun(from: start, with: text) }
+            if !found.isEmpty {
+                // All in the last run: it ends where the bytes now end.
+                tree.bytes.replaceSubrange(lo..., with: text)
+                tree.runs[tree.runs.count - 1].end = tree.bytes.count
+            }
         }
 
-        /// The places kept in `node`'s bytes after bytes `replaced` (now `count` bytes)
-        /// move with the text; an open `\(` inside them was taken by the replacement (a
-        /// footnote label) and is no longer open, a link that starts inside them starts
-        /// at the replacement.
-        private mutating func movePlaces(in node: Int, replaced: ClosedRange<Int>, by count: Int) {
+        /// The places kept in the open leaf's bytes after bytes `replaced` (now `count`
+        /// bytes) move with the text; an open `\(` inside them was taken by the
+        /// replacement (a footnote label) and is no longer open, a link that starts
+        /// inside them starts at the replacement.
+        private mutating func movePlaces(replaced: ClosedRange<Int>, by count: Int) {
             let delta = count - replaced.count
-            if let open = bracketMath, open.node == node, open.bytes > replaced.lowerBound {
+            if let open = bracketMath, open.node == stack.count - 1, open.bytes > replaced.lowerBound {
                 if open.bytes <= replaced.upperBound { bracketMath = nil } else { bracketMath!.bytes += delta }
             }
             for k in links.indices where links[k].start > replaced.lowerBound {
@@ -882,13 +1042,13 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// the two are not in the same line and spans (then it stays as rendered).
         mutating func closeBracketMath(_ open: (start: Int, display: Bool, node: Int, line: Int, bytes: Int, depth: Int, links: Int),
                               at offset: Int, in node: Int) -> Bool {
-            guard open.node == node, stack[node].inline.breaks.count == open.line, spanStyles.count == open.depth,
+            guard open.node == node, tree.breaks.count == open.line, spanStyles.count == open.depth,
                   links.count == open.links, let input, offset - 1 >= open.start else { return false }
             let source = String(decoding: UnsafeRawBufferPointer(start: input + open.start, count: offset - 1 - open.start), as: UTF8.self)
             // `\(\)` and `\[\\\]` (escaped punctuation, GFM example 308) are no math.
             guard !MathText.unicode(source).isEmpty else { return false }
             // What came after the `\(` (its `(` included) is taken back.
-            stack[node].inline.truncate(to: open.bytes)
+            tree.truncate(tree.nodes[stack[node]], to: open.bytes)
             addMath(source, display: open.display, delimiters: open.display ? ("\\[", "\\]") : ("\\(", "\\)"), to: node)
             return true
         }
@@ -896,20 +1056,35 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// Math as Unicode (or as written, delimiters included, with math off).
         mutating func addMath(_ source: String, display: Bool, delimiters: (String, String), to node: Int) {
             guard options.math else {
-                add(delimiters.0 + source + delimiters.1, to: node)
+                add((delimiters.0 + source + delimiters.1).utf8, to: node)
                 return
             }
             let text = MathText.unicode(source)
-            add(text, to: node, style: options.mathStyle)
-            if display { stack[node].displayMath = stack[node].displayMath == nil ? text : "" }
+            add(text.utf8, to: node, style: options.mathStyle)
+            if display {
+                let index = stack[node]
+                if let k = tree.nodes[index].displayMath {
+                    tree.strings[k] = ""
+                } else {
+                    tree.strings.append(text)
+                    tree.nodes[index].displayMath = tree.strings.count - 1
+                }
+            }
         }
 
-        mutating func add(_ s: String, to node: Int, style extra: Style? = nil) {
-            stack[node].inline.append(s.utf8, style: style(extra))
-        }
-
-        mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, to node: Int, style extra: Style? = nil) {
-            stack[node].inline.append(bytes, style: style(extra))
+        /// Appends `text` to the open leaf at stack place `node` (nothing if it is
+        /// empty), in the open spans' style with `extra` over it: the leaf's last run
+        /// grows if it has the style.
+        mutating func add(_ text: some Collection<UInt8>, to node: Int, style extra: Style? = nil) {
+            if text.isEmpty { return }
+            let style = style(extra)
+            tree.bytes.append(contentsOf: text)
+            let last = tree.runs.count - 1
+            if last >= tree.nodes[stack[node]].runs.lowerBound && tree.runs[last].style == style {
+                tree.runs[last].end = tree.bytes.count
+            } else {
+                tree.runs.append(ParseTree.Run(end: tree.bytes.count, style: style))
+            }
         }
 
         /// The style of text added now: the open spans', with `extra` over it.
@@ -934,8 +1109,8 @@ public struct MarkdownOptions: Hashable, Sendable {
                 let attribute = isImage ? detail!.assumingMemoryBound(to: MD_SPAN_IMG_DETAIL.self).pointee.src
                     : detail!.assumingMemoryBound(to: MD_SPAN_A_DETAIL.self).pointee.href
                 let href = MarkdownRenderer.string(attribute)
-                let node = leaf()
-                links.append((href, stack[node].inline.bytes.count, isImage))
+                _ = leaf()
+                links.append((href, tree.bytes.count, isImage))
                 if !isImage {
                     var link = theme.link
                     if options.hyperlinks, !href.isEmpty { link.hyperlink = href }
@@ -966,7 +1141,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 // A closing `$` followed by a digit is money, not math (pandoc's rule: `$5-$10`).
                 let money = !span.display && span.end.flatMap { inputByte($0 + 1) }.map { $0 >= 0x30 && $0 <= 0x39 } == true
                 if money {
-                    add(delimiter + span.source + delimiter, to: leaf())
+                    add((delimiter + span.source + delimiter).utf8, to: leaf())
                 } else {
                     addMath(span.source, display: span.display, delimiters: (delimiter, delimiter), to: leaf())
                 }
@@ -976,18 +1151,16 @@ public struct MarkdownOptions: Hashable, Sendable {
             let node = leaf()
             let target = options.linkTarget
             if link.isImage {
-                add(link.href.isEmpty ? " (image)" : " (image: \(link.href))", to: node, style: target)
+                add((link.href.isEmpty ? " (image)" : " (image: \(link.href))").utf8, to: node, style: target)
                 return
             }
             if options.hyperlinks || link.href.isEmpty { return }
             // The link's visible text: an autolink shows its target already.
-            let bytes = stack[node].inline.bytes
-            let shown = String(decoding: bytes[min(link.start, bytes.count)...], as: UTF8.self)
+            let shown = String(decoding: tree.bytes[min(link.start, tree.bytes.count)...], as: UTF8.self)
             if shown == link.href || "mailto:" + shown == link.href { return }
-            add(" (\(link.href))", to: node, style: target)
+            add(" (\(link.href))".utf8, to: node, style: target)
         }
     }
-
     static func string(_ attribute: MD_ATTRIBUTE) -> String {
         guard let text = attribute.text, attribute.size > 0 else { return "" }
         let bytes = UnsafeRawBufferPointer(start: text, count: Int(attribute.size))
@@ -1004,7 +1177,7 @@ public struct MarkdownOptions: Hashable, Sendable {
 
     /// `structureOnly`: blocks without their text (much cheaper).
     private func parseTree(_ text: inout [UInt8], count: Int, structureOnly: Bool = false,
-                           tables: Bool = true) -> (root: Node, endsInRaw: Bool)? {
+                           tables: Bool = true) -> (tree: ParseTree, endsInRaw: Bool)? {
         let appended = text.count <= count
         if appended { text.append(0) } else { text[count] = 0 }
         defer { if appended { text.removeLast() } }
@@ -1012,6 +1185,12 @@ public struct MarkdownOptions: Hashable, Sendable {
         parsedBytes += count
         var builder = Builder(options: inlineOptions, renderer: self, buffers: spareBuilderBuffers.take())
         builder.structureOnly = structureOnly
+        // Room for most parses at once (a block a few dozen bytes, text about the input's size).
+        builder.tree.nodes.reserveCapacity(8 + count / 32)
+        if !structureOnly {
+            builder.tree.bytes.reserveCapacity(16 + count)
+            builder.tree.runs.reserveCapacity(4 + count / 16)
+        }
         // Its buffers serve the next parse (a parse is a few lines: growing them anew
         // each time was most of a parse's allocations).
         defer { spareBuilderBuffers = builder.takeBuffers() }
@@ -1037,7 +1216,8 @@ public struct MarkdownOptions: Hashable, Sendable {
             case MD_BLOCK_H: kind = .heading(Int(detail!.assumingMemoryBound(to: MD_BLOCK_H_DETAIL.self).pointee.level))
             case MD_BLOCK_CODE:
                 let d = detail!.assumingMemoryBound(to: MD_BLOCK_CODE_DETAIL.self).pointee
-                kind = .code(language: MarkdownRenderer.string(d.lang), fenced: d.fence_char != 0)
+                b.pointee.enter(.code(fenced: d.fence_char != 0), info: MarkdownRenderer.string(d.lang))
+                return 0
             case MD_BLOCK_HTML: kind = .html
             case MD_BLOCK_P: kind = .paragraph
             case MD_BLOCK_TABLE: kind = .table
@@ -1049,7 +1229,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 kind = .cell(header: type == MD_BLOCK_TH, align: align)
             default: kind = .paragraph
             }
-            b.pointee.enter(Node(kind))
+            b.pointee.enter(kind)
             return 0
         }
         parser.leave_block = { _, _, user in
@@ -1088,8 +1268,10 @@ public struct MarkdownOptions: Hashable, Sendable {
                 }
             }
         }
-        guard status == 0, let root = builder.root.take() else { return nil }
-        return (root, builder.lastLeafIsRaw)
+        guard status == 0, builder.done else { return nil }
+        var tree = ParseTree()
+        swap(&tree, &builder.tree)
+        return (tree, builder.lastLeafIsRaw)
     }
 
     /// The source of a table md4c found whose header row (the line holding `first`)
@@ -1155,70 +1337,66 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// nothing left): a paragraph whose first line is only `[!NOTE]`, `[!TIP]`,
     /// `[!IMPORTANT]`, `[!WARNING]` or `[!CAUTION]` (any case, spaces around it allowed),
     /// as GitHub reads them.
-    static func alert(of first: Node) -> (kind: AlertKind, rest: Node?)? {
+    static func alert(of first: Node, in tree: ParseTree) -> (kind: AlertKind, rest: Node?)? {
         guard case .paragraph = first.kind else { return nil }
-        let line = first.inline.lineRange(0)
-        let bytes = first.inline.bytes[line]
+        let line = tree.lineRange(first, 0)
+        let bytes = tree.bytes[line]
         // Most quotes are no alert: their first bytes after spaces are not `[!`.
         guard let start = bytes.firstIndex(where: { $0 != 0x20 }), start + 1 < line.upperBound,
               bytes[start] == UInt8(ascii: "["), bytes[start + 1] == UInt8(ascii: "!") else { return nil }
-        let headBytes = first.firstSoftBreak ?? line.count
+        let headBytes = first.firstSoftBreak.map { $0 - line.lowerBound } ?? line.count
         let head = String(decoding: bytes.prefix(headBytes), as: UTF8.self)
         let text = trimmingSpaces(head)
         guard text.starts(with: "[!"), text.last == "]",
               let kind = AlertKind(rawValue: String(text.dropFirst(2).dropLast()).uppercased()) else { return nil }
-        var rest = first.inline
         if first.firstSoftBreak != nil {
             // The rest of the first line, after the soft break's space.
-            rest.removeFirst(min(headBytes + 1, line.count))
-        } else if !rest.breaks.isEmpty {
-            rest.removeFirst(line.upperBound)
-            rest.breaks.removeFirst()
-        } else {
-            return (kind, nil)
+            return (kind, tree.dropping(first, before: line.lowerBound + min(headBytes + 1, line.count)))
+        } else if !first.breaks.isEmpty {
+            var rest = tree.dropping(first, before: line.upperBound)
+            rest.breaks = rest.breaks.dropFirst()
+            return (kind, rest)
         }
-        var node = Node(.paragraph)
-        node.inline = rest
-        return (kind, node)
+        return (kind, nil)
     }
 
     // MARK: - Rendering the tree
 
-    private func render(_ node: Node, base: Style, depth: Int, width: Int, start: Int? = nil) -> [StyledLine] {
+    private func render(_ tree: ParseTree, _ node: Node, base: Style, depth: Int, width: Int, start: Int? = nil) -> [StyledLine] {
         // (`options.theme` read in place: a copy of the theme per block was most of this
         // function's own cost.)
         switch node.kind {
         case .document:
-            return joinChildren(node.children, base: base, depth: depth, width: width, blankBeforeLists: true)
+            return joinChildren(tree, tree.children(of: node), base: base, depth: depth, width: width, blankBeforeLists: true)
         case .paragraph, .cell:
-            var lines = inlineLines(node, base: base)
+            var lines = inlineLines(tree, node, base: base)
             // A paragraph of display math alone: on its own line, centred.
-            if let math = node.displayMath, !math.isEmpty, lines.count == 1,
+            if let k = node.displayMath, case let math = tree.strings[k], !math.isEmpty, lines.count == 1,
                Self.trimmingSpaces(lines[0].plainText) == math {
                 let room = width - measure(math)
                 if room >= 2 { lines[0].spans.insert(.init(String(repeating: " ", count: room / 2)), at: 0) }
             }
             return lines
         case .heading(let level):
-            return inlineLines(node, base: base.merged(with: options.theme.headings[max(0, min(5, level - 1))]))
+            return inlineLines(tree, node, base: base.merged(with: options.theme.headings[max(0, min(5, level - 1))]))
         case .rule:
             return [StyledLine(format: ParagraphFormat(fill: .init("─", style: options.theme.rule)))]
-        case .code(let language, let fenced):
+        case .code(let fenced):
             var lines: [StyledLine] = []
-            let number = fenced ? numberCodeBlock(info: language, code: node.raw) : nil
+            let language = tree.string(node.info)
+            let raw = tree.string(node.text)
+            let number = fenced ? numberCodeBlock(info: language, code: raw) : nil
             if let label = codeLabel(language, number: number) { lines.append(label) }
-            var raw = node.raw
-            if raw.hasSuffix("\n") { raw.removeLast() }
-            if !node.raw.isEmpty {
+            if !raw.isEmpty {
                 var highlighter = HighlightLanguage.named(language).map(Highlighter.init)
-                for line in raw.split(separator: "\n", omittingEmptySubsequences: false) {
+                for line in raw.dropLast(raw.hasSuffix("\n") ? 1 : 0).split(separator: "\n", omittingEmptySubsequences: false) {
                     let line = String(line)
                     lines.append(codeLine(line, tokens: highlighter?.finishLine(line) ?? [], base: base))
                 }
             }
             return lines
         case .html:
-            var raw = node.raw
+            var raw = tree.string(node.text)
             if raw.hasSuffix("\n") { raw.removeLast() }
             return raw.split(separator: "\n", omittingEmptySubsequences: false).map {
                 let text = clean(String($0), tabs: true)
@@ -1226,18 +1404,21 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         case .quote:
             // A GitHub alert: `[!NOTE]` alone on the quote's first line becomes its label.
-            var children = node.children
-            let found = children.first.flatMap(Self.alert(of:))
-            if let found {
-                if let rest = found.rest { children[0] = rest } else { children.removeFirst() }
-            }
+            let children = tree.children(of: node)
+            let found = children.first.flatMap { Self.alert(of: $0, in: tree) }
+            let inner: [StyledLine]
             let alert = found?.kind
             let barStyle = alert.map { $0.style(in: options.theme.alerts) } ?? options.theme.quoteBar
             let bar = ParagraphFormat.Piece("│ ", style: barStyle)
-            var inner = joinChildren(children, base: base.merged(with: options.theme.quoteText), depth: depth,
-                                     width: width - 2, blankBeforeLists: true)
-            if let alert {
-                inner.insert(StyledLine(spans: [.init(alert.label, style: barStyle.merged(with: Style(attributes: .bold)))]), at: 0)
+            let quoteBase = base.merged(with: options.theme.quoteText)
+            if let found {
+                var rest = Array(children.dropFirst())
+                if let first = found.rest { rest.insert(first, at: 0) }
+                var lines = joinChildren(tree, rest, base: quoteBase, depth: depth, width: width - 2, blankBeforeLists: true)
+                lines.insert(StyledLine(spans: [.init(found.kind.label, style: barStyle.merged(with: Style(attributes: .bold)))]), at: 0)
+                inner = lines
+            } else {
+                inner = joinChildren(tree, children, base: quoteBase, depth: depth, width: width - 2, blankBeforeLists: true)
             }
             let lines = inner.isEmpty ? [StyledLine.blank] : inner
             return lines.map { line in
@@ -1255,7 +1436,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         case .list(let ordered, let mark, let first):
             var lines: [StyledLine] = []
             let number0 = start ?? first
-            for (k, item) in node.children.enumerated() {
+            for (k, item) in tree.children(of: node).enumerated() {
                 guard case .item(let task) = item.kind else { continue }
                 var marker: [ParagraphFormat.Piece] = []
                 if ordered {
@@ -1269,7 +1450,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 }
                 let indent = measure(marker.map(\.text).joined())
                 let pad = ParagraphFormat.Piece(String(repeating: " ", count: indent))
-                var inner = joinChildren(item.children, base: base, depth: depth + 1, width: width - indent,
+                var inner = joinChildren(tree, tree.children(of: item), base: base, depth: depth + 1, width: width - indent,
                                          blankBeforeLists: false)
                 if inner.isEmpty { inner = [StyledLine()] }
                 for (j, line) in inner.enumerated() {
@@ -1287,43 +1468,48 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
             return lines
         case .table:
-            return table(node, base: base, width: width)
+            return table(tree, node, base: base, width: width)
         case .item, .tableHead, .tableBody, .row:
-            return joinChildren(node.children, base: base, depth: depth, width: width, blankBeforeLists: false)
+            return joinChildren(tree, tree.children(of: node), base: base, depth: depth, width: width, blankBeforeLists: false)
         }
     }
 
     /// Children separated by blank lines (inside list items, none before a nested list).
-    private func joinChildren(_ children: [Node], base: Style, depth: Int, width: Int, blankBeforeLists: Bool) -> [StyledLine] {
-        if children.count == 1 { return render(children[0], base: base, depth: depth, width: width) }  // (no copy)
+    private func joinChildren(_ tree: ParseTree, _ children: some Sequence<Node>, base: Style, depth: Int, width: Int,
+                              blankBeforeLists: Bool) -> [StyledLine] {
         var lines: [StyledLine] = []
-        // By index: a loop variable was a copy of each child, retaining all it holds.
-        for k in children.indices {
-            if k > 0 {
+        var first = true
+        for child in children {
+            if !first {
                 var isList = false
-                if case .list = children[k].kind { isList = true }
+                if case .list = child.kind { isList = true }
                 if blankBeforeLists || !isList { lines.append(.blank) }
             }
-            lines += render(children[k], base: base, depth: depth, width: width)
+            if first {
+                // (Most containers hold one block: its lines as they are, no copy.)
+                lines = render(tree, child, base: base, depth: depth, width: width)
+                first = false
+            } else {
+                lines += render(tree, child, base: base, depth: depth, width: width)
+            }
         }
         return lines
     }
 
-    private func inlineLines(_ node: Node, base: Style) -> [StyledLine] {
-        var count = node.inline.lineCount
-        while count > 1, node.inline.lineRange(count - 1).isEmpty { count -= 1 }
+    private func inlineLines(_ tree: ParseTree, _ node: Node, base: Style) -> [StyledLine] {
+        var count = tree.lineCount(node)
+        while count > 1, tree.lineRange(node, count - 1).isEmpty { count -= 1 }
         let isPlain = base == .plain  // (plain merged with a style is that style)
-        let isClean = node.inline.bytes.withUnsafeBufferPointer { ControlSanitizer.isClean($0, tabs: true) }
+        let isClean = tree.bytes.withUnsafeBufferPointer { ControlSanitizer.isClean(UnsafeBufferPointer(rebasing: $0[node.text]), tabs: true) }
         // Mostly (a line of clean text at the top level) the text is taken as it is.
-        if count == 1 && isPlain && isClean { return [StyledLine(bytes: node.inline.bytes, runs: node.inline.runs)] }
-        let inline = node.inline
+        if count == 1 && isPlain && isClean { return [tree.line(of: node)] }
         var lines: [StyledLine] = []
         lines.reserveCapacity(count)
-        var run = 0
-        inline.bytes.withUnsafeBufferPointer { bytes in
+        var run = node.runs.lowerBound
+        tree.bytes.withUnsafeBufferPointer { bytes in
             for k in 0..<count {
                 var line = StyledLine()
-                inline.forEachPiece(ofLine: k, run: &run) { range, style in
+                tree.forEachPiece(of: node, line: k, run: &run) { range, style in
                     let piece = UnsafeBufferPointer(rebasing: bytes[range])
                     if isClean || ControlSanitizer.isClean(piece, tabs: true) {
                         line.appendRun(piece, style: isPlain ? style : base.merged(with: style))
@@ -1337,7 +1523,6 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
         return lines
     }
-
     // MARK: - Tables
 
     /// Body rows that set a table's column widths: a table with at most this many
@@ -1374,15 +1559,15 @@ public struct MarkdownOptions: Hashable, Sendable {
 
     /// The rows of table `node`; `headers` false: the header rows without their cells
     /// (a streamed row's parse, whose header is drawn already).
-    private func tableRows(_ node: Node, base: Style, headers: Bool = true) -> [TableRow] {
+    private func tableRows(_ tree: ParseTree, _ node: Node, base: Style, headers: Bool = true) -> [TableRow] {
         let headerStyle = options.theme.tableHeader
         var rows: [TableRow] = []
         func collect(_ n: Node, header: Bool) {
-            for i in n.children.indices {
-                switch n.children[i].kind {
-                case .tableHead: collect(n.children[i], header: true)
-                case .tableBody: collect(n.children[i], header: false)
-                case .row: addRow(n.children[i], header: header)
+            for child in tree.children(of: n) {
+                switch child.kind {
+                case .tableHead: collect(child, header: true)
+                case .tableBody: collect(child, header: false)
+                case .row: addRow(child, header: header)
                 default: break
                 }
             }
@@ -1393,10 +1578,10 @@ public struct MarkdownOptions: Hashable, Sendable {
                 rows.append(row)
                 return
             }
-            row.cells.reserveCapacity(child.children.count)
-            row.aligns.reserveCapacity(child.children.count)
-            row.widths.reserveCapacity(child.children.count)
-            for j in child.children.indices { addCell(child.children[j], header: header, to: &row) }
+            row.cells.reserveCapacity(child.childCount)
+            row.aligns.reserveCapacity(child.childCount)
+            row.widths.reserveCapacity(child.childCount)
+            for cell in tree.children(of: child) { addCell(cell, header: header, to: &row) }
             rows.append(row)
         }
         func addCell(_ cell: Node, header: Bool, to row: inout TableRow) {
@@ -1404,9 +1589,10 @@ public struct MarkdownOptions: Hashable, Sendable {
             // A span a run (a cell's width is the sum of its spans' widths).
             var line = StyledLine()
             var width = 0
-            cell.inline.bytes.withUnsafeBufferPointer { bytes in
-                for (k, run) in cell.inline.runs.enumerated() {
-                    let piece = UnsafeBufferPointer(rebasing: bytes[cell.inline.runStart(k)..<run.end])
+            tree.bytes.withUnsafeBufferPointer { bytes in
+                for k in cell.runs {
+                    let run = tree.runs[k]
+                    let piece = UnsafeBufferPointer(rebasing: bytes[tree.runStart(k, in: cell)..<run.end])
                     let style = base.merged(with: header ? headerStyle.merged(with: run.style) : run.style)
                     if ControlSanitizer.isClean(piece, tabs: false) {
                         line.appendRun(piece, style: style)
@@ -1454,8 +1640,8 @@ public struct MarkdownOptions: Hashable, Sendable {
         return TableGrid(columns: columns, widths: widths)
     }
 
-    private func table(_ node: Node, base: Style, width: Int) -> [StyledLine] {
-        let rows = tableRows(node, base: base)
+    private func table(_ tree: ParseTree, _ node: Node, base: Style, width: Int) -> [StyledLine] {
+        let rows = tableRows(tree, node, base: base)
         guard let grid = tableGrid(rows, width: width) else { return [] }
         lastTableGrid = grid
         if grid.isRecords { return records(rows, columns: grid.columns) }
@@ -1558,10 +1744,10 @@ public struct MarkdownOptions: Hashable, Sendable {
     ///
     /// - Complexity: O(n) in the bytes of `text`.
     func tableRows(_ text: inout [UInt8], count: Int, grid: TableGrid) -> (lines: [StyledLine], rows: Int) {
-        guard let tree = parseTree(&text, count: count)?.root, let table = tree.children.first,
+        guard let tree = parseTree(&text, count: count)?.tree, let table = tree.children(of: tree.nodes[0]).first,
               case .table = table.kind else { return ([], 0) }
         // The header is drawn already; records label each cell with it.
-        let rows = tableRows(table, base: .plain, headers: grid.isRecords)
+        let rows = tableRows(tree, table, base: .plain, headers: grid.isRecords)
         let body = rows.filter { !$0.header }
         guard !body.isEmpty, body.allSatisfy({ $0.cells.count <= grid.columns }) else { return ([], 0) }
         if grid.isRecords { return (records(rows, columns: grid.columns), body.count) }

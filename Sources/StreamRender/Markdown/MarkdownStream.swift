@@ -80,7 +80,7 @@
     /// Whether any block has been output (the next one is preceded by a blank line).
     private var emittedBlocks = false
     /// The region's top-level shape when known (invalidated when a line is added unparsed).
-    private var regionShape: [MarkdownRenderer.Node]?
+    private var regionShape: MarkdownRenderer.Blocks?
     /// The kind of the region's last top-level block, as the last parse said, kept
     /// while lines that can only continue it are added unparsed.
     private var regionLastTag: MarkdownRenderer.Node.Tag?
@@ -485,7 +485,7 @@
     /// as they were, one more follows, and it is what the line parses to alone (not,
     /// say, a table whose header was the line before).
     private mutating func shapes(adding line: [UInt8])
-        -> (before: [MarkdownRenderer.Node], after: [MarkdownRenderer.Node], startsBlock: [MarkdownRenderer.Node]?) {
+        -> (before: MarkdownRenderer.Blocks, after: MarkdownRenderer.Blocks, startsBlock: MarkdownRenderer.Blocks?) {
         let before = shape(region: region)
         var test = region
         test += line
@@ -493,10 +493,10 @@
         // With inline content: when the line starts a block, the blocks before it are
         // rendered from this parse (one pass per block, not a check and a render).
         let after = shape(region: test, withInlines: true)
-        let beforeTags = before.map(\.tag), afterTags = after.map(\.tag)
+        let beforeTags = before.tags, afterTags = after.tags
         guard afterTags.count == beforeTags.count + 1 && Array(afterTags.dropLast()) == beforeTags else { return (before, after, nil) }
         let alone = shape(region: line + [0x0A])
-        return (before, after, alone.count == 1 && alone[0].tag == afterTags.last ? alone : nil)
+        return (before, after, alone.count == 1 && alone.nodes[0].tag == afterTags.last ? alone : nil)
     }
 
     // MARK: - Lines
@@ -606,22 +606,20 @@
         if !blank && !batchedItem && !continuesBlock && (lastLineBlank || Self.mayStartBlock(line)) {
             let (before, after, startsBlock) = shapes(adding: line)
             if let startsBlock {
-                cut(parsed: after.dropLast())
+                cut(parsed: after.droppingLast())
                 start(line, continuing: nil, shape: startsBlock)
                 return
             }
             // A list that grew by one item grew at the line.
-            if after.map(\.tag) == before.map(\.tag) && after.last?.tag.isList == true
-                && after.last!.children.count == before.last!.children.count + 1 {
+            if after.tags == before.tags && after.last?.tag.isList == true
+                && after.last!.childCount == before.last!.childCount + 1 {
                 // A new top-level item of the same list: the earlier items are final,
                 // rendered from this parse less the new item when that is what the
                 // region parses to alone (no blank line before the item, which makes
                 // the list loose; no link reference definition in it).
                 let next: Int
                 if !lastLineBlank && !Self.holdsDefinition(line) {
-                    var earlier = after
-                    earlier[earlier.count - 1].children.removeLast()
-                    next = cut(parsed: earlier[...])
+                    next = cut(parsed: after.droppingLastChild())
                 } else {
                     next = cut()
                 }
@@ -643,7 +641,7 @@
 
     /// ``add(_:shape:)``, then a cut when the region has grown past ``maximumRegionBytes``,
     /// or the start of a streamed table when its first rows are in.
-    private mutating func addBounded(_ line: [UInt8], shape known: [MarkdownRenderer.Node]?) {
+    private mutating func addBounded(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?) {
         add(line, shape: known)
         if region.count > Self.maximumRegionBytes {
             cut()
@@ -666,15 +664,16 @@
         // Rows that came as a table's continuation left no shape: the parse that checks
         // the table is the one that renders it.
         let parsed = regionShape == nil ? shape(region: region, withInlines: true) : nil
-        guard let last = (parsed ?? shape(region: region)).last, case .table = last.kind,
-              last.children.last.map({ $0.tag == .tableBody && $0.children.count == rows }) == true else { return }
+        let blocks = parsed ?? shape(region: region)
+        guard let last = blocks.last, case .table = last.kind,
+              blocks.tree.children(of: last).last.map({ $0.tag == .tableBody && $0.childCount == rows }) == true else { return }
         // The header and delimiter lines: the two lines before the last `rows`.
         var starts: [Int] = [0]
         for k in region.indices.dropLast() where region[k] == 0x0A { starts.append(k + 1) }
         guard starts.count >= rows + 2 else { return }
         let head = Array(region[starts[starts.count - rows - 2]..<starts[starts.count - rows]])
         renderer.lastTableGrid = nil
-        cut(parsed: parsed?[...])
+        cut(parsed: parsed)
         guard let grid = renderer.lastTableGrid else { return }
         if !grid.isRecords, !finals.isEmpty { finals.removeLast() }  // the bottom line, drawn when the table ends
         // Rows are parsed after the delimiter line and a header of one-letter cells (the
@@ -715,12 +714,13 @@
     }
 
     /// Starts a region (or a fenced code block) with `line`.
-    private mutating func start(_ line: [UInt8], continuing: Continuation?, shape known: [MarkdownRenderer.Node]? = nil) {
+    private mutating func start(_ line: [UInt8], continuing: Continuation?, shape known: MarkdownRenderer.Blocks? = nil) {
         continuation = continuing
         if let opener = Self.fenceOpener(line) {
             flushHeld()
             let alone = known ?? shape(region: line + [0x0A])
-            if alone.count == 1, case .code(let language, true) = alone[0].kind {
+            if alone.count == 1, case .code(true) = alone.nodes[0].kind {
+                let language = alone.tree.string(alone.nodes[0].info)
                 if emittedBlocks { finals.append(.blank) }
                 emittedBlocks = true
                 // Numbered now, as the label shows; reported when the fence closes.
@@ -749,7 +749,7 @@
         if continuing == nil && Self.isATXHeading(line) && !line.contains(UInt8(ascii: "[")) { cutHolding() }
     }
 
-    private mutating func add(_ line: [UInt8], shape known: [MarkdownRenderer.Node]?) {
+    private mutating func add(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?) {
         region += line
         region.append(0x0A)
         regionShape = known
@@ -775,7 +775,7 @@
     /// `parsed`: the region's blocks, already parsed with their inlines.
     @discardableResult
     private mutating func cut(continuing: Bool = false, joinsWithSpace: Bool = true,
-                              parsed: ArraySlice<MarkdownRenderer.Node>? = nil) -> Int {
+                              parsed: MarkdownRenderer.Blocks? = nil) -> Int {
         flushHeld()
         var blocks: [MarkdownRenderer.Block]
         if let parsed {
@@ -934,7 +934,7 @@
         scratch += more
     }
 
-    private mutating func shape(region text: [UInt8], withInlines: Bool = false) -> [MarkdownRenderer.Node] {
+    private mutating func shape(region text: [UInt8], withInlines: Bool = false) -> MarkdownRenderer.Blocks {
         flushHeld()
         if !withInlines, text.count == region.count, text == region, let regionShape { return regionShape }
         fillScratch(text[...])

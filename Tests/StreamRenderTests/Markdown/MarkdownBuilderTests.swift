@@ -40,25 +40,53 @@ import Testing
         expectEveryChunking(document, rendersAs: lines, seed: 2410)
     }
 
-    /// The leaf text's edits keep whole characters and its runs and breaks in place.
-    @Test func inlineTextEditsKeepRunsAndBreaks() {
-        var inline = MarkdownRenderer.InlineText()
-        inline.append("ab".utf8, style: .plain)
-        inline.append("éc".utf8, style: Style(attributes: .bold))
-        inline.breaks.append(inline.bytes.count)
-        inline.append("de".utf8, style: Style(attributes: .bold))
-        #expect(inline.runs.map(\.end) == [2, 7] && inline.lineRange(1) == 5..<7)  // (runs merge across breaks)
-        var run = 0
+    /// A leaf's text in the parse's shared arrays (after another leaf's, so its offsets
+    /// start past 0): lines, pieces, a line of its own, its edits and a graft keep whole
+    /// characters and its runs and breaks in place.
+    @Test func leafTextInTheSharedArraysKeepsRunsAndBreaks() {
+        let bold = Style(attributes: .bold)
+        var tree = MarkdownRenderer.ParseTree()
+        tree.bytes = Array("xyz".utf8)
+        tree.runs = [.init(end: 3, style: .plain)]
+        // The leaf: "ab" plain, "éc" bold, a hard break, "de" bold (bytes 3..<10).
+        tree.bytes += "abécde".utf8
+        tree.runs += [.init(end: 5, style: .plain), .init(end: 10, style: bold)]  // (runs merge across breaks)
+        tree.breaks = [8]
+        var leaf = MarkdownRenderer.Node(.paragraph)
+        leaf.text = 3..<10
+        leaf.runs = 1..<3
+        leaf.breaks = 0..<1
+        #expect(tree.lineCount(leaf) == 2 && tree.lineRange(leaf, 0) == 3..<8 && tree.lineRange(leaf, 1) == 8..<10)
+        var run = leaf.runs.lowerBound
         var pieces: [Range<Int>] = []
-        inline.forEachPiece(ofLine: 0, run: &run) { range, _ in pieces.append(range) }
-        inline.forEachPiece(ofLine: 1, run: &run) { range, _ in pieces.append(range) }
-        #expect(pieces == [0..<2, 2..<5, 5..<7])
-        var cut = inline
-        cut.truncate(to: 3)  // inside `é`: cut before it
-        #expect(cut.bytes == Array("ab".utf8) && cut.runs.map(\.end) == [2] && cut.breaks.isEmpty)
-        var rest = inline
-        rest.removeFirst(2)
-        #expect(rest.bytes == Array("écde".utf8) && rest.runs.map(\.end) == [5] && rest.breaks == [3])
+        tree.forEachPiece(of: leaf, line: 0, run: &run) { range, _ in pieces.append(range) }
+        tree.forEachPiece(of: leaf, line: 1, run: &run) { range, _ in pieces.append(range) }
+        #expect(pieces == [3..<5, 5..<8, 8..<10])
+        let line = tree.line(of: leaf)
+        #expect(line.bytes == Array("abécde".utf8) && line.runs.map(\.end) == [2, 7] && line.runs[1].style == bold)
+        var cut = tree
+        cut.truncate(leaf, to: 6)  // inside `é`: cut before it
+        #expect(cut.bytes == Array("xyzab".utf8) && cut.runs.map(\.end) == [3, 5] && cut.breaks.isEmpty)
+        cut.truncate(leaf, to: 3)  // all of the leaf: the run before it stays
+        #expect(cut.bytes == Array("xyz".utf8) && cut.runs.map(\.end) == [3])
+        let rest = tree.dropping(leaf, before: 5)
+        #expect(rest.text == 5..<10 && rest.runs == 2..<3 && rest.breaks == 0..<1)
+        #expect(tree.runStart(rest.runs.lowerBound, in: rest) == 5)
+        // Grafted after a tree of one node: indices and offsets move.
+        var document = MarkdownRenderer.Node(.document)
+        document.childCount = 1
+        document.first = 1
+        document.end = 2
+        leaf.end = 2
+        tree.nodes = [document, leaf]
+        var other = MarkdownRenderer.ParseTree()
+        other.nodes = [MarkdownRenderer.Node(.table)]
+        other.bytes = Array("0123".utf8)
+        other.runs = [.init(end: 4, style: .plain)]
+        other.graft(tree, from: 1, at: 0)
+        #expect(other.nodes.count == 1 && other.nodes[0].text == 7..<14 && other.nodes[0].runs == 2..<4)
+        #expect(other.runs.map(\.end) == [4, 7, 9, 14] && other.breaks == [12] && other.nodes[0].end == 1)
+        #expect(other.string(other.nodes[0].text) == "abécde" && other.lineRange(other.nodes[0], 1) == 12..<14)
     }
 
     /// A header cell past the delimiter row's count is seen only when the rejected table
