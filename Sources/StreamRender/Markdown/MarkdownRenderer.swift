@@ -1362,27 +1362,36 @@ public struct MarkdownOptions: Hashable, Sendable {
 
     // MARK: - Rendering the tree
 
+    /// `node` rendered (a top-level block's lines).
     private func render(_ tree: ParseTree, _ node: Node, base: Style, depth: Int, width: Int, start: Int? = nil) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        render(tree, node, base: base, depth: depth, width: width, start: start, into: &lines)
+        return lines
+    }
+
+    /// Appends `node`'s lines to `lines`: a container's prefixes are put on its
+    /// children's lines in place (each level made and copied its own array of lines).
+    private func render(_ tree: ParseTree, _ node: Node, base: Style, depth: Int, width: Int, start: Int? = nil,
+                        into lines: inout [StyledLine]) {
         // (`options.theme` read in place: a copy of the theme per block was most of this
         // function's own cost.)
+        let first = lines.count
         switch node.kind {
         case .document:
-            return joinChildren(tree, tree.children(of: node), base: base, depth: depth, width: width, blankBeforeLists: true)
+            joinChildren(tree, tree.children(of: node), base: base, depth: depth, width: width, blankBeforeLists: true, into: &lines)
         case .paragraph, .cell:
-            var lines = inlineLines(tree, node, base: base)
+            inlineLines(tree, node, base: base, into: &lines)
             // A paragraph of display math alone: on its own line, centred.
-            if let k = node.displayMath, case let math = tree.strings[k], !math.isEmpty, lines.count == 1,
-               Self.trimmingSpaces(lines[0].plainText) == math {
+            if let k = node.displayMath, case let math = tree.strings[k], !math.isEmpty, lines.count == first + 1,
+               Self.trimmingSpaces(lines[first].plainText) == math {
                 let room = width - measure(math)
-                if room >= 2 { lines[0].spans.insert(.init(String(repeating: " ", count: room / 2)), at: 0) }
+                if room >= 2 { lines[first].spans.insert(.init(String(repeating: " ", count: room / 2)), at: 0) }
             }
-            return lines
         case .heading(let level):
-            return inlineLines(tree, node, base: base.merged(with: options.theme.headings[max(0, min(5, level - 1))]))
+            inlineLines(tree, node, base: base.merged(with: options.theme.headings[max(0, min(5, level - 1))]), into: &lines)
         case .rule:
-            return [StyledLine(format: ParagraphFormat(fill: .init("─", style: options.theme.rule)))]
+            lines.append(StyledLine(format: ParagraphFormat(fill: .init("─", style: options.theme.rule))))
         case .code(let fenced):
-            var lines: [StyledLine] = []
             let language = tree.string(node.info)
             let raw = tree.string(node.text)
             let number = fenced ? numberCodeBlock(info: language, code: raw) : nil
@@ -1394,48 +1403,51 @@ public struct MarkdownOptions: Hashable, Sendable {
                     lines.append(codeLine(line, tokens: highlighter?.finishLine(line) ?? [], base: base))
                 }
             }
-            return lines
         case .html:
             var raw = tree.string(node.text)
             if raw.hasSuffix("\n") { raw.removeLast() }
-            return raw.split(separator: "\n", omittingEmptySubsequences: false).map {
-                let text = clean(String($0), tabs: true)
-                return StyledLine(spans: text.isEmpty ? [] : [.init(text, style: base.merged(with: options.theme.html))])
+            for line in raw.split(separator: "\n", omittingEmptySubsequences: false) {
+                let text = clean(String(line), tabs: true)
+                lines.append(StyledLine(spans: text.isEmpty ? [] : [.init(text, style: base.merged(with: options.theme.html))]))
             }
         case .quote:
             // A GitHub alert: `[!NOTE]` alone on the quote's first line becomes its label.
             let children = tree.children(of: node)
             let found = children.first.flatMap { Self.alert(of: $0, in: tree) }
-            let inner: [StyledLine]
-            let alert = found?.kind
-            let barStyle = alert.map { $0.style(in: options.theme.alerts) } ?? options.theme.quoteBar
-            let bar = ParagraphFormat.Piece("│ ", style: barStyle)
+            let barStyle = found.map { $0.kind.style(in: options.theme.alerts) } ?? options.theme.quoteBar
             let quoteBase = base.merged(with: options.theme.quoteText)
             if let found {
+                lines.append(StyledLine(spans: [.init(found.kind.label, style: barStyle.merged(with: Style(attributes: .bold)))]))
                 var rest = Array(children.dropFirst())
                 if let first = found.rest { rest.insert(first, at: 0) }
-                var lines = joinChildren(tree, rest, base: quoteBase, depth: depth, width: width - 2, blankBeforeLists: true)
-                lines.insert(StyledLine(spans: [.init(found.kind.label, style: barStyle.merged(with: Style(attributes: .bold)))]), at: 0)
-                inner = lines
+                joinChildren(tree, rest, base: quoteBase, depth: depth, width: width - 2, blankBeforeLists: true, into: &lines)
             } else {
-                inner = joinChildren(tree, children, base: quoteBase, depth: depth, width: width - 2, blankBeforeLists: true)
+                joinChildren(tree, children, base: quoteBase, depth: depth, width: width - 2, blankBeforeLists: true, into: &lines)
             }
-            let lines = inner.isEmpty ? [StyledLine.blank] : inner
-            return lines.map { line in
-                var line = line
-                if line.isEmpty && line.format.isPlain {
-                    line.format.firstPrefix = [.init("│", style: barStyle)]
-                    line.format.continuationPrefix = line.format.firstPrefix
+            if lines.count == first { lines.append(.blank) }
+            let bar = ParagraphFormat.Piece("│ ", style: barStyle)
+            // Plain lines (most) share two formats, made once.
+            var barredEmpty: ParagraphFormat?, barred: ParagraphFormat?
+            for k in first..<lines.count {
+                if lines[k].format.isPlain {
+                    if lines[k].isEmpty {
+                        if barredEmpty == nil {
+                            let emptyBar = [ParagraphFormat.Piece("│", style: barStyle)]
+                            barredEmpty = ParagraphFormat(firstPrefix: emptyBar, continuationPrefix: emptyBar)
+                        }
+                        lines[k].format = barredEmpty!
+                    } else {
+                        if barred == nil { barred = ParagraphFormat(firstPrefix: [bar], continuationPrefix: [bar]) }
+                        lines[k].format = barred!
+                    }
                 } else {
-                    line.format.firstPrefix.insert(bar, at: 0)
-                    line.format.continuationPrefix.insert(bar, at: 0)
-                    line.format.wrapsLikeTerminal = false  // `│` is ambiguous-width: see `codeLine`
+                    lines[k].format.firstPrefix.insert(bar, at: 0)
+                    lines[k].format.continuationPrefix.insert(bar, at: 0)
+                    lines[k].format.wrapsLikeTerminal = false  // `│` is ambiguous-width: see `codeLine`
                 }
-                return line
             }
-        case .list(let ordered, let mark, let first):
-            var lines: [StyledLine] = []
-            let number0 = start ?? first
+        case .list(let ordered, let mark, let firstNumber):
+            let number0 = start ?? firstNumber
             for (k, item) in tree.children(of: node).enumerated() {
                 guard case .item(let task) = item.kind else { continue }
                 var marker: [ParagraphFormat.Piece] = []
@@ -1450,34 +1462,38 @@ public struct MarkdownOptions: Hashable, Sendable {
                 }
                 let indent = measure(marker.map(\.text).joined())
                 let pad = ParagraphFormat.Piece(String(repeating: " ", count: indent))
-                var inner = joinChildren(tree, tree.children(of: item), base: base, depth: depth + 1, width: width - indent,
-                                         blankBeforeLists: false)
-                if inner.isEmpty { inner = [StyledLine()] }
-                for (j, line) in inner.enumerated() {
-                    var line = line
-                    if j == 0 {
-                        line.format.firstPrefix = marker + line.format.firstPrefix
-                        line.format.continuationPrefix.insert(pad, at: 0)
-                        if !marker.allSatisfy({ $0.text.utf8.allSatisfy { $0 < 0x7F } }) { line.format.wrapsLikeTerminal = false }
-                    } else if !(line.isEmpty && line.format.isPlain) {
-                        line.format.firstPrefix.insert(pad, at: 0)
-                        line.format.continuationPrefix.insert(pad, at: 0)
+                let itemStart = lines.count
+                joinChildren(tree, tree.children(of: item), base: base, depth: depth + 1, width: width - indent,
+                             blankBeforeLists: false, into: &lines)
+                if lines.count == itemStart { lines.append(StyledLine()) }
+                // Plain lines after the first share one format, made once.
+                var padded: ParagraphFormat?
+                for j in itemStart..<lines.count {
+                    if j == itemStart {
+                        lines[j].format.firstPrefix = marker + lines[j].format.firstPrefix
+                        lines[j].format.continuationPrefix.insert(pad, at: 0)
+                        if !marker.allSatisfy({ $0.text.utf8.allSatisfy { $0 < 0x7F } }) { lines[j].format.wrapsLikeTerminal = false }
+                    } else if lines[j].format.isPlain {
+                        if lines[j].isEmpty { continue }
+                        if padded == nil { padded = ParagraphFormat(firstPrefix: [pad], continuationPrefix: [pad]) }
+                        lines[j].format = padded!
+                    } else {
+                        lines[j].format.firstPrefix.insert(pad, at: 0)
+                        lines[j].format.continuationPrefix.insert(pad, at: 0)
                     }
-                    lines.append(line)
                 }
             }
-            return lines
         case .table:
-            return table(tree, node, base: base, width: width)
+            lines += table(tree, node, base: base, width: width)
         case .item, .tableHead, .tableBody, .row:
-            return joinChildren(tree, tree.children(of: node), base: base, depth: depth, width: width, blankBeforeLists: false)
+            joinChildren(tree, tree.children(of: node), base: base, depth: depth, width: width, blankBeforeLists: false, into: &lines)
         }
     }
 
-    /// Children separated by blank lines (inside list items, none before a nested list).
+    /// Appends children's lines separated by blank lines (inside list items, none before
+    /// a nested list).
     private func joinChildren(_ tree: ParseTree, _ children: some Sequence<Node>, base: Style, depth: Int, width: Int,
-                              blankBeforeLists: Bool) -> [StyledLine] {
-        var lines: [StyledLine] = []
+                              blankBeforeLists: Bool, into lines: inout [StyledLine]) {
         var first = true
         for child in children {
             if !first {
@@ -1485,26 +1501,22 @@ public struct MarkdownOptions: Hashable, Sendable {
                 if case .list = child.kind { isList = true }
                 if blankBeforeLists || !isList { lines.append(.blank) }
             }
-            if first {
-                // (Most containers hold one block: its lines as they are, no copy.)
-                lines = render(tree, child, base: base, depth: depth, width: width)
-                first = false
-            } else {
-                lines += render(tree, child, base: base, depth: depth, width: width)
-            }
+            first = false
+            render(tree, child, base: base, depth: depth, width: width, into: &lines)
         }
-        return lines
     }
 
-    private func inlineLines(_ tree: ParseTree, _ node: Node, base: Style) -> [StyledLine] {
+    private func inlineLines(_ tree: ParseTree, _ node: Node, base: Style, into lines: inout [StyledLine]) {
         var count = tree.lineCount(node)
         while count > 1, tree.lineRange(node, count - 1).isEmpty { count -= 1 }
         let isPlain = base == .plain  // (plain merged with a style is that style)
         let isClean = tree.bytes.withUnsafeBufferPointer { ControlSanitizer.isClean(UnsafeBufferPointer(rebasing: $0[node.text]), tabs: true) }
         // Mostly (a line of clean text at the top level) the text is taken as it is.
-        if count == 1 && isPlain && isClean { return [tree.line(of: node)] }
-        var lines: [StyledLine] = []
-        lines.reserveCapacity(count)
+        if count == 1 && isPlain && isClean {
+            lines.append(tree.line(of: node))
+            return
+        }
+        lines.reserveCapacity(lines.count + count)
         var run = node.runs.lowerBound
         tree.bytes.withUnsafeBufferPointer { bytes in
             for k in 0..<count {
@@ -1521,8 +1533,8 @@ public struct MarkdownOptions: Hashable, Sendable {
                 lines.append(line)
             }
         }
-        return lines
     }
+
     // MARK: - Tables
 
     /// Body rows that set a table's column widths: a table with at most this many
