@@ -327,17 +327,27 @@ public struct MarkdownOptions: Hashable, Sendable {
     func blocks(of blocks: Blocks, listStart: Int? = nil) -> [Block] {
         var result: [Block] = []
         result.reserveCapacity(blocks.count)
-        for (k, node) in blocks.nodes.enumerated() {
-            var list: ListInfo?
-            var start: Int?
-            if case .list(let ordered, let mark, let first) = node.kind {
-                start = (k == 0 ? listStart : nil) ?? first
-                list = ListInfo(ordered: ordered, mark: mark, start: start!, items: node.childCount)
-            }
-            result.append(Block(lines: render(blocks.tree, node, base: .plain, depth: 0, width: options.width, start: start),
-                                list: list))
+        for k in 0..<blocks.count {
+            var lines: [StyledLine] = []
+            let list = render(blocks, at: k, listStart: listStart, into: &lines)
+            result.append(Block(lines: lines, list: list))
         }
         return result
+    }
+
+    /// Appends top-level block `k` of `blocks`, rendered, to `lines` (`listStart`
+    /// renumbers it when it is the first and an ordered list); returns its list, if it
+    /// is one (what the stream needs to number a list's next items).
+    func render(_ blocks: Blocks, at k: Int, listStart: Int? = nil, into lines: inout [StyledLine]) -> ListInfo? {
+        let node = blocks.nodes[k]
+        var list: ListInfo?
+        var start: Int?
+        if case .list(let ordered, let mark, let first) = node.kind {
+            start = (k == 0 ? listStart : nil) ?? first
+            list = ListInfo(ordered: ordered, mark: mark, start: start!, items: node.childCount)
+        }
+        render(blocks.tree, node, base: .plain, depth: 0, width: options.width, start: start, into: &lines)
+        return list
     }
 
     /// The top-level blocks' kinds, without rendering (the stream's cut test), and
@@ -1361,13 +1371,6 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 
     // MARK: - Rendering the tree
-
-    /// `node` rendered (a top-level block's lines).
-    private func render(_ tree: ParseTree, _ node: Node, base: Style, depth: Int, width: Int, start: Int? = nil) -> [StyledLine] {
-        var lines: [StyledLine] = []
-        render(tree, node, base: base, depth: depth, width: width, start: start, into: &lines)
-        return lines
-    }
 
     /// Appends `node`'s lines to `lines`: a container's prefixes are put on its
     /// children's lines in place (each level made and copied its own array of lines).

@@ -777,27 +777,27 @@
     private mutating func cut(continuing: Bool = false, joinsWithSpace: Bool = true,
                               parsed: MarkdownRenderer.Blocks? = nil) -> Int {
         flushHeld()
-        var blocks: [MarkdownRenderer.Block]
+        let blocks: MarkdownRenderer.Blocks
         if let parsed {
-            blocks = renderer.blocks(of: parsed, listStart: listStart)
+            blocks = parsed
         } else {
             fillScratch(region[...])
-            blocks = renderer.blocks(&scratch, count: scratch.count, listStart: listStart)
+            blocks = renderer.tree(&scratch, count: scratch.count)
         }
         let before = finals.count
-        Self.compose(&blocks, into: &finals, emitted: &emittedBlocks, continued: continuation != nil,
-                     join: joinPending ? self.joinsWithSpace : nil)
+        let lastList = Self.compose(blocks, renderer: renderer, listStart: listStart, into: &finals, emitted: &emittedBlocks,
+                                    continued: continuation != nil, join: joinPending ? self.joinsWithSpace : nil)
         let made = finals.count > before
         if continuing, made { finals[finals.count - 1].continues = true }
         joinPending = continuing && made
         self.joinsWithSpace = joinsWithSpace
-        if blocks.isEmpty, region.first(where: { $0 != 0x20 }) == UInt8(ascii: "["), definitions.count + region.count <= Self.maximumDefinitionBytes {
+        if blocks.count == 0, region.first(where: { $0 != 0x20 }) == UInt8(ascii: "["), definitions.count + region.count <= Self.maximumDefinitionBytes {
             // Link reference definitions only: later regions are parsed after them.
             definitions += region
             definitions.append(0x0A)
         }
         var next = 1
-        if let list = blocks.last?.list { next = list.start + list.items }
+        if let list = lastList { next = list.start + list.items }
         clearRegion()
         continuation = nil
         return next
@@ -843,10 +843,10 @@
     private mutating func renderHeld() {
         fillScratch(held[...])
         held.removeAll(keepingCapacity: true)
-        var blocks = renderer.blocks(&scratch, count: scratch.count)
+        let blocks = renderer.tree(&scratch, count: scratch.count)
         // Composed as when they were held: no continuation, no join (`joinPending` is
         // false while regions are held: only a cut sets it, and a cut renders them first).
-        Self.compose(&blocks, into: &finals, emitted: &emittedBlocks, continued: false, join: nil)
+        Self.compose(blocks, renderer: renderer, listStart: nil, into: &finals, emitted: &emittedBlocks, continued: false, join: nil)
     }
 
     /// The region emptied, with what was known of its blocks.
@@ -865,37 +865,26 @@
         return nil
     }
 
-    /// Appends `blocks` to `lines`, with a blank line between blocks (none before a
-    /// continued list or paragraph), per
-    /// ``compose(_:into:emitted:continued:join:)``.
-    private func compose(_ blocks: inout [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool) {
-        Self.compose(&blocks, into: &lines, emitted: &emitted, continued: continuation != nil,
-                     join: joinPending ? joinsWithSpace : nil)
-    }
-
-    /// Appends `blocks` to `lines`, with a blank line between blocks (none before the
-    /// first when `continued`); `join`: the first line joins the paragraph before
-    /// (with a space, or none). The blocks' lines are moved, not copied (a copy
-    /// retained and released all a line holds; the blocks are left empty).
+    /// Renders `blocks` (`listStart` renumbers a first ordered list) onto the end of
+    /// `lines`, with a blank line between blocks (none before the first when
+    /// `continued`); `join`: the first line joins the paragraph before (with a space,
+    /// or none). Lines are rendered where they stay (an array per block, moved on
+    /// line by line, copied them). Returns the last block's list, if it is one.
     ///
     /// - Complexity: O(n) in the blocks' lines (amortized: `lines` grows as by append).
-    private static func compose(_ blocks: inout [MarkdownRenderer.Block], into lines: inout [StyledLine], emitted: inout Bool,
-                                continued: Bool, join: Bool?) {
-        for k in blocks.indices {
+    @discardableResult
+    private static func compose(_ blocks: MarkdownRenderer.Blocks, renderer: MarkdownRenderer, listStart: Int?,
+                                into lines: inout [StyledLine], emitted: inout Bool, continued: Bool,
+                                join: Bool?) -> MarkdownRenderer.ListInfo? {
+        var list: MarkdownRenderer.ListInfo?
+        for k in 0..<blocks.count {
             if emitted && !(k == 0 && continued) { lines.append(.blank) }
-            var taken: [StyledLine] = []
-            swap(&taken, &blocks[k].lines)
-            if k == 0, let space = join, !taken.isEmpty { taken[0] = joining(taken[0], space: space) }
-            if lines.isEmpty {
-                swap(&lines, &taken)
-            } else {
-                // Moved one by one: popped from the back of the reversed lines. (No
-                // `reserveCapacity`: it grows to the exact size, a copy per block.)
-                taken.reverse()
-                while let line = taken.popLast() { lines.append(line) }
-            }
+            let start = lines.count
+            list = renderer.render(blocks, at: k, listStart: listStart, into: &lines)
+            if k == 0, let space = join, lines.count > start { lines[start] = joining(lines[start], space: space) }
             emitted = true
         }
+        return list
     }
 
     /// `line` as the continuation of the paragraph before: the space a soft break
@@ -1037,11 +1026,14 @@
             }
             scanner.speculate(&text)
         }
-        let listStart = listStart
-        var blocks = provisionally { $0.renderer.blocks(&text, count: text.count, listStart: listStart) }
+        let listStart = listStart, continued = continuation != nil, join = joinPending ? joinsWithSpace : nil
         var lines: [StyledLine] = []
         var emitted = emittedBlocks
-        compose(&blocks, into: &lines, emitted: &emitted)
+        provisionally { stream in
+            let blocks = stream.renderer.tree(&text, count: text.count)
+            Self.compose(blocks, renderer: stream.renderer, listStart: listStart, into: &lines, emitted: &emitted,
+                         continued: continued, join: join)
+        }
         return lines
     }
 
