@@ -1487,7 +1487,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 }
             }
         case .table:
-            lines += table(tree, node, base: base, width: width)
+            table(tree, node, base: base, width: width, into: &lines)
         case .item, .tableHead, .tableBody, .row:
             joinChildren(tree, tree.children(of: node), base: base, depth: depth, width: width, blankBeforeLists: false, into: &lines)
         }
@@ -1552,13 +1552,58 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// hold a little more of (`9` then `10`, a longer name), before a cell wraps.
     static func tableHeadroom(_ width: Int) -> Int { max(2, width / 4) }
 
-    /// One row of a table: its cells' text (styled, cleaned; a line each) and alignments.
-    struct TableRow {
-        var cells: [StyledLine]
-        var aligns: [Int]
-        var header: Bool
-        /// Each cell's width (measured once: the grid and the wrap both need it).
-        var widths: [Int] = []
+    /// A table's rows and cells, flat: every cell's text (styled, cleaned; a line each)
+    /// is runs of one buffer, and a row is a range of cells (a line per cell and three
+    /// arrays per row were most of a table's rendering: issue 24).
+    struct TableRows {
+        /// The cells' text, one after another: run ends are offsets in `bytes`, and a
+        /// cell's runs are never joined to its neighbour's.
+        var bytes: [UInt8] = []
+        var runs: [StyledLine.Run] = []
+        var cells: [Cell] = []
+        var rows: [Row] = []
+
+        struct Cell {
+            /// Its runs, in `runs`.
+            var runs: Range<Int>
+            /// Its width in columns (measured once: the grid and the wrap both need it).
+            var width: Int
+            var align: Int
+        }
+
+        struct Row {
+            /// Its cells, in `cells`.
+            var cells: Range<Int>
+            var header: Bool
+        }
+
+        /// Where run `k` starts in `bytes`.
+        func runStart(_ k: Int) -> Int { k == 0 ? 0 : runs[k - 1].end }
+
+        /// Appends cell `c`'s text to `line` as `StyledLine.append(_:)` appends a line
+        /// (neighbours of one style joined, empty runs left out).
+        func append(cell c: Int, to line: inout StyledLine) {
+            bytes.withUnsafeBufferPointer { text in
+                for k in cells[c].runs {
+                    let start = runStart(k), end = runs[k].end
+                    guard end > start else { continue }
+                    line.append(UnsafeBufferPointer(rebasing: text[start..<end]), style: runs[k].style)
+                }
+            }
+        }
+
+        /// Cell `c` as a line of its own (its runs as they are).
+        func line(ofCell c: Int) -> StyledLine {
+            let range = cells[c].runs
+            guard !range.isEmpty else { return StyledLine() }
+            let base = runStart(range.lowerBound)
+            var lineRuns = Array(runs[range])
+            for k in lineRuns.indices { lineRuns[k].end -= base }
+            return StyledLine(bytes: Array(bytes[base..<runs[range.upperBound - 1].end]), runs: lineRuns)
+        }
+
+        /// The cells of `row`, each as a line of its own.
+        func lines(of row: Row) -> [StyledLine] { row.cells.map { line(ofCell: $0) } }
     }
 
     /// A table's layout, fixed by its header and first rows (``measuredTableRows``).
@@ -1574,9 +1619,10 @@ public struct MarkdownOptions: Hashable, Sendable {
 
     /// The rows of table `node`; `headers` false: the header rows without their cells
     /// (a streamed row's parse, whose header is drawn already).
-    private func tableRows(_ tree: ParseTree, _ node: Node, base: Style, headers: Bool = true) -> [TableRow] {
+    private func tableRows(_ tree: ParseTree, _ node: Node, base: Style, headers: Bool = true) -> TableRows {
         let headerStyle = options.theme.tableHeader
-        var rows: [TableRow] = []
+        var table = TableRows()
+        table.bytes.reserveCapacity(tree.bytes.count - node.text.lowerBound)
         func collect(_ n: Node, header: Bool) {
             for child in tree.children(of: n) {
                 switch child.kind {
@@ -1587,22 +1633,17 @@ public struct MarkdownOptions: Hashable, Sendable {
                 }
             }
         }
-        func addRow(_ child: Node, header: Bool) {
-            var row = TableRow(cells: [], aligns: [], header: header)
-            if header && !headers {
-                rows.append(row)
-                return
+        func addRow(_ row: Node, header: Bool) {
+            let first = table.cells.count
+            if !header || headers {
+                for cell in tree.children(of: row) { addCell(cell, header: header) }
             }
-            row.cells.reserveCapacity(child.childCount)
-            row.aligns.reserveCapacity(child.childCount)
-            row.widths.reserveCapacity(child.childCount)
-            for cell in tree.children(of: child) { addCell(cell, header: header, to: &row) }
-            rows.append(row)
+            table.rows.append(TableRows.Row(cells: first..<table.cells.count, header: header))
         }
-        func addCell(_ cell: Node, header: Bool, to row: inout TableRow) {
+        func addCell(_ cell: Node, header: Bool) {
             guard case .cell(_, let align) = cell.kind else { return }
             // A span a run (a cell's width is the sum of its spans' widths).
-            var line = StyledLine()
+            let firstRun = table.runs.count
             var width = 0
             tree.bytes.withUnsafeBufferPointer { bytes in
                 for k in cell.runs {
@@ -1610,38 +1651,37 @@ public struct MarkdownOptions: Hashable, Sendable {
                     let piece = UnsafeBufferPointer(rebasing: bytes[tree.runStart(k, in: cell)..<run.end])
                     let style = base.merged(with: header ? headerStyle.merged(with: run.style) : run.style)
                     if ControlSanitizer.isClean(piece, tabs: false) {
-                        line.appendRun(piece, style: style)
+                        table.bytes.append(contentsOf: piece)
                         width += measure(piece)
                     } else {
                         let text = clean(String(decoding: piece, as: UTF8.self), tabs: false)
-                        line.appendRun(text.utf8, style: style)
+                        table.bytes.append(contentsOf: text.utf8)
                         width += measure(text)
                     }
+                    table.runs.append(StyledLine.Run(end: table.bytes.count, style: style))
                 }
             }
-            row.cells.append(line)
-            row.widths.append(width)
-            row.aligns.append(align)
+            table.cells.append(TableRows.Cell(runs: firstRun..<table.runs.count, width: width, align: align))
         }
         collect(node, header: false)
-        return rows
+        return table
     }
 
     /// Widths from the header rows and the first ``measuredTableRows`` body rows,
     /// shrunk to fit `width`; records when a box cannot keep 3 columns a cell.
-    private func tableGrid(_ rows: [TableRow], width: Int) -> TableGrid? {
-        let columns = rows.lazy.map { $0.cells.count }.max() ?? 0
+    private func tableGrid(_ table: TableRows, width: Int) -> TableGrid? {
+        let columns = table.rows.lazy.map { $0.cells.count }.max() ?? 0
         guard columns > 0 else { return nil }
         var widths = [Int](repeating: 1, count: columns)
         var bodyRows = 0
-        for row in rows {
+        for row in table.rows {
             if !row.header {
                 if bodyRows == Self.measuredTableRows { break }
                 bodyRows += 1
             }
-            for (c, width) in row.widths.enumerated() { widths[c] = max(widths[c], width) }
+            for (c, k) in row.cells.enumerated() { widths[c] = max(widths[c], table.cells[k].width) }
         }
-        if rows.lazy.filter({ !$0.header }).count > Self.measuredTableRows {
+        if table.rows.lazy.filter({ !$0.header }).count > Self.measuredTableRows {
             widths = widths.map { $0 + Self.tableHeadroom($0) }
         }
         if widths.reduce(0, { $0 + min($1, 3) }) + 3 * columns + 1 > width { return TableGrid(columns: columns, widths: []) }
@@ -1655,22 +1695,22 @@ public struct MarkdownOptions: Hashable, Sendable {
         return TableGrid(columns: columns, widths: widths)
     }
 
-    private func table(_ tree: ParseTree, _ node: Node, base: Style, width: Int) -> [StyledLine] {
-        let rows = tableRows(tree, node, base: base)
-        guard let grid = tableGrid(rows, width: width) else { return [] }
+    private func table(_ tree: ParseTree, _ node: Node, base: Style, width: Int, into lines: inout [StyledLine]) {
+        let table = tableRows(tree, node, base: base)
+        guard let grid = tableGrid(table, width: width) else { return }
         lastTableGrid = grid
-        if grid.isRecords { return records(rows, columns: grid.columns) }
-        var lines = [tableRule("┌", "┬", "┐", grid)]
+        if grid.isRecords { return lines += records(table, columns: grid.columns) }
+        lines.append(tableRule("┌", "┬", "┐", grid))
+        let first = lines.count
         var headerDone = false
-        for row in rows {
-            if !row.header && !headerDone && lines.count > 1 {
+        for row in table.rows {
+            if !row.header && !headerDone && lines.count > first {
                 lines.append(tableRule("├", "┼", "┤", grid))
                 headerDone = true
             }
-            lines += tableRowLines(row, grid)
+            tableRowLines(table, row, grid, into: &lines)
         }
         lines.append(tableRule("└", "┴", "┘", grid))
-        return lines
     }
 
     private func tableRule(_ left: String, _ mid: String, _ right: String, _ grid: TableGrid) -> StyledLine {
@@ -1697,36 +1737,38 @@ public struct MarkdownOptions: Hashable, Sendable {
 
     private static let leftBorder = Array("│ ".utf8), innerBorder = Array(" │ ".utf8), rightBorder = Array(" │".utf8)
 
-    /// A row in the box: each cell wrapped at its column's width, aligned.
-    private func tableRowLines(_ row: TableRow, _ grid: TableGrid) -> [StyledLine] {
+    /// Appends a row in the box: each cell wrapped at its column's width, aligned.
+    private func tableRowLines(_ table: TableRows, _ row: TableRows.Row, _ grid: TableGrid, into lines: inout [StyledLine]) {
         let border = options.theme.tableBorder
         let widths = grid.widths
-        // Mostly every cell fits its column: one line, the cells as they are.
-        if (0..<min(grid.columns, row.cells.count)).allSatisfy({ row.widths[$0] <= widths[$0] }) {
+        let count = row.cells.count, cells = row.cells.lowerBound
+        // Mostly every cell fits its column: one line, the cells' text as it is.
+        if (0..<min(grid.columns, count)).allSatisfy({ table.cells[cells + $0].width <= widths[$0] }) {
             var line = rowStart(grid, border)
             for c in 0..<grid.columns {
-                let has = c < row.cells.count
-                tableCell(&line, width: has ? row.widths[c] : 0, column: c, row, grid, border) { if has { $0.append(row.cells[c]) } }
+                let has = c < count
+                tableCell(&line, width: has ? table.cells[cells + c].width : 0, align: has ? table.cells[cells + c].align : 0,
+                          column: c, grid, border) { if has { table.append(cell: cells + c, to: &$0) } }
             }
-            return [line]
+            lines.append(line)
+            return
         }
         let wrapped = (0..<grid.columns).map { c in
-            c < row.cells.count ? wrap(row.cells[c], total: row.widths[c], width: widths[c]) : [(StyledLine(), 0)]
+            c < count ? wrap(table.line(ofCell: cells + c), total: table.cells[cells + c].width, width: widths[c]) : [(StyledLine(), 0)]
         }
         let height = wrapped.lazy.map { $0.count }.max() ?? 1
-        var lines: [StyledLine] = []
         for r in 0..<height {
             var line = rowStart(grid, border)
             for c in 0..<grid.columns {
                 // (The piece read in place: a copy retained all a line holds.)
                 let has = r < wrapped[c].count
-                tableCell(&line, width: has ? wrapped[c][r].width : 0, column: c, row, grid, border) {
+                tableCell(&line, width: has ? wrapped[c][r].width : 0, align: c < count ? table.cells[cells + c].align : 0,
+                          column: c, grid, border) {
                     if has { $0.append(wrapped[c][r].line) }
                 }
             }
             lines.append(line)
         }
-        return lines
     }
 
     /// A row's line so far: its left border, room for the rest (a border (3 bytes of
@@ -1742,10 +1784,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// Appends a cell's line (`width` columns, appended by `cell`; the cell is read in
     /// place: a copy retained all a line holds) to a row's `line`, aligned in its
     /// column, and the border after it.
-    private func tableCell(_ line: inout StyledLine, width: Int, column c: Int, _ row: TableRow, _ grid: TableGrid,
+    private func tableCell(_ line: inout StyledLine, width: Int, align: Int, column c: Int, _ grid: TableGrid,
                            _ border: Style, _ cell: (inout StyledLine) -> Void) {
         let room = grid.widths[c] - width
-        let align = c < row.aligns.count ? row.aligns[c] : 0
         let left = align == 3 ? room : align == 2 ? room / 2 : 0
         if left > 0 { line.append(repeatElement(0x20, count: left), style: .plain) }
         cell(&line)
@@ -1759,29 +1800,29 @@ public struct MarkdownOptions: Hashable, Sendable {
     ///
     /// - Complexity: O(n) in the bytes of `text`.
     func tableRows(_ text: inout [UInt8], count: Int, grid: TableGrid) -> (lines: [StyledLine], rows: Int) {
-        guard let tree = parseTree(&text, count: count)?.tree, let table = tree.children(of: tree.nodes[0]).first,
-              case .table = table.kind else { return ([], 0) }
+        guard let tree = parseTree(&text, count: count)?.tree, let node = tree.children(of: tree.nodes[0]).first,
+              case .table = node.kind else { return ([], 0) }
         // The header is drawn already; records label each cell with it.
-        let rows = tableRows(tree, table, base: .plain, headers: grid.isRecords)
-        let body = rows.filter { !$0.header }
+        let table = tableRows(tree, node, base: .plain, headers: grid.isRecords)
+        let body = table.rows.filter { !$0.header }
         guard !body.isEmpty, body.allSatisfy({ $0.cells.count <= grid.columns }) else { return ([], 0) }
-        if grid.isRecords { return (records(rows, columns: grid.columns), body.count) }
+        if grid.isRecords { return (records(table, columns: grid.columns), body.count) }
         var lines: [StyledLine] = []
-        for row in body { lines += tableRowLines(row, grid) }
+        for row in body { tableRowLines(table, row, grid, into: &lines) }
         return (lines, body.count)
     }
 
     /// A table too wide for a box: each body row a bulleted record, one line a cell
     /// (`header: cell`), wrapped like any paragraph; a table of only a header row
     /// lists its cells.
-    private func records(_ rows: [TableRow], columns: Int) -> [StyledLine] {
+    private func records(_ table: TableRows, columns: Int) -> [StyledLine] {
         let theme = options.theme
-        let labels = rows.first { $0.header }?.cells ?? []
-        let body = rows.filter { !$0.header }
+        let labels = table.rows.first { $0.header }.map { table.lines(of: $0) } ?? []
+        let body = table.rows.filter { !$0.header }
         var lines: [StyledLine] = []
-        for row in body.isEmpty ? [TableRow(cells: labels, aligns: [], header: false)] : body {
+        for cells in body.isEmpty ? [labels] : body.map({ table.lines(of: $0) }) {
             for c in 0..<columns {
-                let cell = c < row.cells.count ? row.cells[c] : StyledLine()
+                let cell = c < cells.count ? cells[c] : StyledLine()
                 if c > 0 && cell.bytes.allSatisfy({ $0 == 0x20 }) { continue }  // an empty cell
                 let first: ParagraphFormat.Piece = c == 0 ? .init("• ", style: theme.bullet) : .init("  ")
                 var line = StyledLine(format: ParagraphFormat(firstPrefix: [first], continuationPrefix: [.init("  ")]))
