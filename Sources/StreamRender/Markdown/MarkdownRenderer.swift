@@ -176,8 +176,15 @@ public struct MarkdownOptions: Hashable, Sendable {
         didSet {
             inlineOptions = InlineOptions(options)
             codeStyles = nil
+            markWidths = nil
         }
     }
+    /// The widths of the bullets (by depth) and of the task marks (open, done) under the
+    /// options' width policy, and indents by width: a list item measured and made its
+    /// marker's width and indent anew (issue 24).
+    private var markWidths: (bullets: [Int], tasks: [Int])?
+    private var indents: [ParagraphFormat.Piece] = []
+    private static let bullets = ["• ", "◦ ", "▪ "], taskMarks = ["☐ ", "☑ "]
     /// What the md4c builder takes from `options`, made once: each parse copied the
     /// whole theme (and released it).
     private var inlineOptions: InlineOptions
@@ -1453,18 +1460,26 @@ public struct MarkdownOptions: Hashable, Sendable {
             let number0 = start ?? firstNumber
             for (k, item) in tree.children(of: node).enumerated() {
                 guard case .item(let task) = item.kind else { continue }
+                if markWidths == nil {
+                    markWidths = (Self.bullets.map { measure($0) }, Self.taskMarks.map { measure($0) })
+                }
                 var marker: [ParagraphFormat.Piece] = []
+                var indent = 0
                 if ordered {
-                    marker.append(.init("\(number0 + k)\(Character(Unicode.Scalar(mark))) ", style: options.theme.bullet))
+                    let number = "\(number0 + k)\(Character(Unicode.Scalar(mark))) "
+                    marker.append(.init(number, style: options.theme.bullet))
+                    indent += number.utf8.count  // (digits and an ASCII delimiter)
                 }
                 if let task {
                     let done = task == UInt8(ascii: "x") || task == UInt8(ascii: "X")
-                    marker.append(.init(done ? "☑ " : "☐ ", style: done ? options.theme.taskDone : options.theme.taskOpen))
+                    marker.append(.init(Self.taskMarks[done ? 1 : 0], style: done ? options.theme.taskDone : options.theme.taskOpen))
+                    indent += markWidths!.tasks[done ? 1 : 0]
                 } else if !ordered {
-                    marker.append(.init(["•", "◦", "▪"][depth % 3] + " ", style: options.theme.bullet))
+                    marker.append(.init(Self.bullets[depth % 3], style: options.theme.bullet))
+                    indent += markWidths!.bullets[depth % 3]
                 }
-                let indent = measure(marker.map(\.text).joined())
-                let pad = ParagraphFormat.Piece(String(repeating: " ", count: indent))
+                while indents.count <= indent { indents.append(ParagraphFormat.Piece(String(repeating: " ", count: indents.count))) }
+                let pad = indents[indent]
                 let itemStart = lines.count
                 joinChildren(tree, tree.children(of: item), base: base, depth: depth + 1, width: width - indent,
                              blankBeforeLists: false, into: &lines)

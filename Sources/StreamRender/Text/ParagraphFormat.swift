@@ -65,7 +65,10 @@
     public static let plain = ParagraphFormat()
 
     /// Whether the format draws nothing besides the text.
-    public var isPlain: Bool { firstPrefix.isEmpty && continuationPrefix.isEmpty && fill == nil && !wrapsLikeTerminal }
+    public var isPlain: Bool {
+        // (The stored prefix: the computed one made an array to compare.)
+        !wrapsLikeTerminal && firstPrefix.isEmpty && storedContinuationPrefix.isEmpty && fill == nil
+    }
 }
 
 /// The formats of a document's paragraphs, each stored once and named by a small
