@@ -33,6 +33,14 @@ public struct Highlighter: Sendable {
         return tokens
     }
 
+    /// ``finishLine(_:)`` of a line's UTF-8 bytes.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    mutating func finishLine(utf8 line: UnsafeBufferPointer<UInt8>) -> [Token] {
+        linesLexed += 1
+        return Self.lex(line, lexer, state: &state, offset: 0)
+    }
+
     /// The tokens of an unfinished line as it stands; the state does not move.
     ///
     /// - Complexity: O(n) in the line's bytes.

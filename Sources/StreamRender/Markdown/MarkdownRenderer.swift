@@ -390,6 +390,13 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// One line of code: kept as it is (tabs and indentation), wrapped lines marked,
     /// coloured by `tokens` (UTF-8 offsets in `text`; bytes in no token are plain).
     func codeLine(_ text: String, tokens: [Token] = [], base: Style = .plain) -> StyledLine {
+        var text = text
+        return text.withUTF8 { codeLine(utf8: $0, tokens: tokens, base: base) }
+    }
+
+    /// ``codeLine(_:tokens:base:)`` of a line's UTF-8 bytes (valid UTF-8): the stream's
+    /// fenced lines go from their bytes to a line without a `String` each.
+    func codeLine(utf8: UnsafeBufferPointer<UInt8>, tokens: [Token] = [], base: Style = .plain) -> StyledLine {
         // What every line of a block shares, made once per base style (and options).
         if codeStyles == nil || codeStyles!.base != base {
             let codeBase = base.merged(with: options.theme.codeBlock)
@@ -399,58 +406,58 @@ public struct MarkdownOptions: Hashable, Sendable {
             codeStyles = (base, styles, styles.map { style in styles.firstIndex(of: style)! },
                           [false, true].map { ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: $0) })
         }
-        let cache = codeStyles!
-        let codeBase = cache.styles[Int(TokenKind.plain.rawValue)]
+        let plainStyle = codeStyles!.styles[Int(TokenKind.plain.rawValue)]
         // Only printable ASCII is left to the terminal's wrap: every terminal gives it one
         // column a character, so the rows the view counts are the rows the terminal makes
         // (an emoji or CJK width it measured otherwise would shift the whole live region).
-        let format = cache.formats[options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(text) ? 1 : 0]
+        let format = codeStyles!.formats[options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(utf8) ? 1 : 0]
+        // Most lines have nothing to sanitise: their pieces are cut from the line as is.
+        let needsCleaning = !ControlSanitizer.isClean(utf8)
         if tokens.isEmpty {
-            let content = clean(text, tabs: true)
-            return StyledLine(format: format, spans: content.isEmpty ? [] : [.init(content, style: codeBase)])
+            guard needsCleaning else {
+                return utf8.isEmpty ? StyledLine(format: format)
+                    : StyledLine(format: format, bytes: Array(utf8), runs: [.init(end: utf8.count, style: plainStyle)])
+            }
+            let content = clean(String(decoding: utf8, as: UTF8.self), tabs: true)
+            return StyledLine(format: format, spans: content.isEmpty ? [] : [.init(content, style: plainStyle)])
         }
-        var text = text
-        return text.withUTF8 { utf8 in
-            // Most lines have nothing to sanitise: their pieces are cut from the line as is.
-            let needsCleaning = !ControlSanitizer.isClean(utf8)
-            var line = StyledLine(format: format)
-            if !needsCleaning { line.reserveCapacity(bytes: utf8.count, runs: 2 * tokens.count + 1) }
-            // Pieces of one style are joined before they go in (most neighbouring tokens
-            // share a style). Pieces are told apart by the first kind of their style:
-            // neighbours always differ in style, and none is empty (cleaning keeps every
-            // scalar), so they go in without the comparison `StyledLine.append` makes.
-            let plain = cache.sameAs[Int(TokenKind.plain.rawValue)]
-            var done = 0, pieceStart = 0
-            var pieceKind = plain
-            func flush() {
-                guard done > pieceStart else { return }
-                let piece = UnsafeBufferPointer(rebasing: utf8[pieceStart..<done])
-                if needsCleaning {
-                    line.appendRun(clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, style: cache.styles[pieceKind])
-                } else {
-                    line.appendRun(piece, style: cache.styles[pieceKind])
-                }
-                pieceStart = done
+        var line = StyledLine(format: format)
+        if !needsCleaning { line.reserveCapacity(bytes: utf8.count, runs: 2 * tokens.count + 1) }
+        // Pieces of one style are joined before they go in (most neighbouring tokens
+        // share a style). Pieces are told apart by the first kind of their style:
+        // neighbours always differ in style, and none is empty (cleaning keeps every
+        // scalar), so they go in without the comparison `StyledLine.append` makes.
+        let plain = codeStyles!.sameAs[Int(TokenKind.plain.rawValue)]
+        var done = 0, pieceStart = 0
+        var pieceKind = plain
+        func flush() {
+            guard done > pieceStart else { return }
+            let piece = UnsafeBufferPointer(rebasing: utf8[pieceStart..<done])
+            if needsCleaning {
+                line.appendRun(clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, style: codeStyles!.styles[pieceKind])
+            } else {
+                line.appendRun(piece, style: codeStyles!.styles[pieceKind])
             }
-            func add(upTo end: Int, _ kind: Int) {
-                // A token boundary inside a character (a lexer's stray byte) moves past it.
-                var end = min(end, utf8.count)
-                guard end > done else { return }  // (a token before the last: nothing more)
-                while end < utf8.count && utf8[end] & 0xC0 == 0x80 { end += 1 }
-                if kind != pieceKind {
-                    flush()
-                    pieceKind = kind
-                }
-                done = end
-            }
-            for token in tokens {
-                add(upTo: token.start, plain)
-                add(upTo: token.end, cache.sameAs[Int(token.kind.rawValue)])
-            }
-            add(upTo: utf8.count, plain)
-            flush()
-            return line
+            pieceStart = done
         }
+        func add(upTo end: Int, _ kind: Int) {
+            // A token boundary inside a character (a lexer's stray byte) moves past it.
+            var end = min(end, utf8.count)
+            guard end > done else { return }  // (a token before the last: nothing more)
+            while end < utf8.count && utf8[end] & 0xC0 == 0x80 { end += 1 }
+            if kind != pieceKind {
+                flush()
+                pieceKind = kind
+            }
+            done = end
+        }
+        for token in tokens {
+            add(upTo: token.start, plain)
+            add(upTo: token.end, codeStyles!.sameAs[Int(token.kind.rawValue)])
+        }
+        add(upTo: utf8.count, plain)
+        flush()
+        return line
     }
 
     // MARK: - Parsing into a tree

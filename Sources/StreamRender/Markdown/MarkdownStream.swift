@@ -511,10 +511,12 @@
                     fenceCode += stripped
                     fenceCode.append(0x0A)
                 }
-                let code = String(decoding: stripped, as: UTF8.self)
-                let tokens = highlighter?.finishLine(code) ?? []
-                if highlighter != nil { highlightedLines += 1 }
-                finals.append(renderer.codeLine(code, tokens: tokens))
+                // (From the line's bytes: no `String` per line of code.)
+                stripped.withUnsafeBufferPointer { code in
+                    let tokens = highlighter?.finishLine(utf8: code) ?? []
+                    if highlighter != nil { highlightedLines += 1 }
+                    finals.append(renderer.codeLine(utf8: code, tokens: tokens))
+                }
             }
             return
         }
