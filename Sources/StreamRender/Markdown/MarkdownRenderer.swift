@@ -1642,51 +1642,55 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// The rows of table `node`; `headers` false: the header rows without their cells
     /// (a streamed row's parse, whose header is drawn already).
     private func tableRows(_ tree: ParseTree, _ node: Node, base: Style, headers: Bool = true) -> TableRows {
-        let headerStyle = options.theme.tableHeader
         var table = TableRows()
         table.bytes.reserveCapacity(tree.bytes.count - node.text.lowerBound)
-        func collect(_ n: Node, header: Bool) {
-            for child in tree.children(of: n) {
-                switch child.kind {
-                case .tableHead: collect(child, header: true)
-                case .tableBody: collect(child, header: false)
-                case .row: addRow(child, header: header)
-                default: break
-                }
-            }
-        }
-        func addRow(_ row: Node, header: Bool) {
-            let first = table.cells.count
-            if !header || headers {
-                for cell in tree.children(of: row) { addCell(cell, header: header) }
-            }
-            table.rows.append(TableRows.Row(cells: first..<table.cells.count, header: header))
-        }
-        func addCell(_ cell: Node, header: Bool) {
-            guard case .cell(_, let align) = cell.kind else { return }
-            // A span a run (a cell's width is the sum of its spans' widths).
-            let firstRun = table.runs.count
-            var width = 0
-            tree.bytes.withUnsafeBufferPointer { bytes in
-                for k in cell.runs {
-                    let run = tree.runs[k]
-                    let piece = UnsafeBufferPointer(rebasing: bytes[tree.runStart(k, in: cell)..<run.end])
-                    let style = base.merged(with: header ? headerStyle.merged(with: run.style) : run.style)
-                    if ControlSanitizer.isClean(piece, tabs: false) {
-                        table.bytes.append(contentsOf: piece)
-                        width += measure(piece)
-                    } else {
-                        let text = clean(String(decoding: piece, as: UTF8.self), tabs: false)
-                        table.bytes.append(contentsOf: text.utf8)
-                        width += measure(text)
-                    }
-                    table.runs.append(StyledLine.Run(end: table.bytes.count, style: style))
-                }
-            }
-            table.cells.append(TableRows.Cell(runs: firstRun..<table.runs.count, width: width, align: align))
-        }
-        collect(node, header: false)
+        // (The table passed in, not captured by nested functions: a captured variable was
+        // boxed, each access to it checked for exclusivity at run time.)
+        collectRows(tree, node, header: false, headers: headers, base: base, into: &table)
         return table
+    }
+
+    /// The rows under `n` (a table, its head or its body) into `table`.
+    private func collectRows(_ tree: ParseTree, _ n: Node, header: Bool, headers: Bool, base: Style, into table: inout TableRows) {
+        for child in tree.children(of: n) {
+            switch child.kind {
+            case .tableHead: collectRows(tree, child, header: true, headers: headers, base: base, into: &table)
+            case .tableBody: collectRows(tree, child, header: false, headers: headers, base: base, into: &table)
+            case .row:
+                let first = table.cells.count
+                if !header || headers {
+                    for cell in tree.children(of: child) { addCell(tree, cell, header: header, base: base, to: &table) }
+                }
+                table.rows.append(TableRows.Row(cells: first..<table.cells.count, header: header))
+            default: break
+            }
+        }
+    }
+
+    /// Cell `cell`'s text, cleaned, into `table`: a span a run (a cell's width is the sum
+    /// of its spans' widths).
+    private func addCell(_ tree: ParseTree, _ cell: Node, header: Bool, base: Style, to table: inout TableRows) {
+        guard case .cell(_, let align) = cell.kind else { return }
+        let headerStyle = options.theme.tableHeader
+        let firstRun = table.runs.count
+        var width = 0
+        tree.bytes.withUnsafeBufferPointer { bytes in
+            for k in cell.runs {
+                let run = tree.runs[k]
+                let piece = UnsafeBufferPointer(rebasing: bytes[tree.runStart(k, in: cell)..<run.end])
+                let style = base.merged(with: header ? headerStyle.merged(with: run.style) : run.style)
+                if ControlSanitizer.isClean(piece, tabs: false) {
+                    table.bytes.append(contentsOf: piece)
+                    width += measure(piece)
+                } else {
+                    let text = clean(String(decoding: piece, as: UTF8.self), tabs: false)
+                    table.bytes.append(contentsOf: text.utf8)
+                    width += measure(text)
+                }
+                table.runs.append(StyledLine.Run(end: table.bytes.count, style: style))
+            }
+        }
+        table.cells.append(TableRows.Cell(runs: firstRun..<table.runs.count, width: width, align: align))
     }
 
     /// Widths from the header rows and the first ``measuredTableRows`` body rows,
