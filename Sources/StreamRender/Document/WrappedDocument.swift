@@ -102,9 +102,12 @@ public struct HistoryLimits: Hashable, Sendable {
             // (The line's fields, not the line: calling a method of `lines[k]` copied it.)
             let runs = lines[k].runs
             lines[k].bytes.withUnsafeBufferPointer { bytes in
+                // Mostly the line goes in as it is: checked once, not run by run.
+                let asIs = document.takesAsIs(bytes)
                 var start = 0
                 for run in runs {
-                    document.append(UnsafeBufferPointer(rebasing: bytes[start..<run.end]), style: run.style)
+                    let piece = UnsafeBufferPointer(rebasing: bytes[start..<run.end])
+                    if asIs { document.appendAsIs(piece, style: run.style) } else { document.append(piece, style: run.style) }
                     start = run.end
                 }
             }

@@ -260,6 +260,24 @@ import DequeModule
     /// line's length spares its text the reallocations of growing byte by byte).
     ///
     /// - Complexity: O(n) in the paragraph's bytes when it has to move.
+    /// Whether `bytes` go in as they are: nothing to sanitise, no line feed, no CR held
+    /// (then each part of them can be appended by ``appendAsIs(_:style:)``).
+    ///
+    /// - Complexity: O(n) in the bytes.
+    func takesAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !sanitizer.isHoldingCR && ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes)
+    }
+
+    /// Appends part of bytes ``takesAsIs(_:)`` accepted, in `style`: as
+    /// ``append(_:style:)-(UnsafeBufferPointer<UInt8>,Style)``, without checking the part
+    /// again (a styled line's runs were checked one by one).
+    ///
+    /// - Complexity: amortized O(n) in `bytes`, plus one hash of the style.
+    mutating func appendAsIs(_ bytes: UnsafeBufferPointer<UInt8>, style: Style) {
+        precondition(!isFinished, "append after finish")
+        appendToOpenParagraph(bytes, styles.intern(style))
+    }
+
     mutating func reserveOpenParagraph(_ count: Int) {
         let last = paragraphs.count - 1
         let wanted = paragraphs[last].text.count + count
