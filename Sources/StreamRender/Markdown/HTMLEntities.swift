@@ -11,8 +11,14 @@ enum HTMLEntities {
     /// - Complexity: O(log n · m) for the list's n names and the name's m bytes.
     static func text(named name: Substring) -> String? {
         var name = name
-        return name.withUTF8 { key in
-            list.withUTF8Buffer { bytes -> String? in
+        return name.withUTF8 { text(named: $0) }
+    }
+
+    /// ``text(named:)-(Substring)`` of a name's UTF-8 bytes.
+    ///
+    /// - Complexity: O(log n · m) for the list's n names and the name's m bytes.
+    static func text(named key: UnsafeBufferPointer<UInt8>) -> String? {
+        list.withUTF8Buffer { bytes -> String? in
                 guard let line = find(key, in: bytes) else { return nil }
                 var value = String.UnicodeScalarView()
                 var k = line + key.count
@@ -26,7 +32,6 @@ enum HTMLEntities {
                     if let s = Unicode.Scalar(v) { value.append(s) }
                 }
                 return String(value)
-            }
         }
     }
 

@@ -982,7 +982,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             case MD_TEXT_NULLCHAR:
                 add("\u{FFFD}".utf8, to: node)
             case MD_TEXT_ENTITY:
-                add(Entities.decode(String(decoding: buffer, as: UTF8.self)).utf8, to: node)
+                if let text = Entities.decode(utf8: buffer) { add(text.utf8, to: node) } else { add(buffer, to: node) }
             case MD_TEXT_HTML:
                 add(buffer, to: node, style: options.html)
             case MD_TEXT_NORMAL:
@@ -1988,22 +1988,35 @@ public struct MarkdownOptions: Hashable, Sendable {
 
 /// HTML entity references as md4c reports them (`&amp;`, `&#123;`, `&#x1F600;`).
 enum Entities {
-    /// The character `entity` stands for, or `entity` itself when unknown.
-    static func decode(_ entity: String) -> String {
-        guard entity.hasPrefix("&"), entity.hasSuffix(";"), entity.count >= 3 else { return entity }
-        let body = entity.dropFirst().dropLast()
-        if body.hasPrefix("#") {
-            let digits = body.dropFirst()
-            let value: UInt32?
-            if digits.hasPrefix("x") || digits.hasPrefix("X") {
-                value = UInt32(digits.dropFirst(), radix: 16)
-            } else {
-                value = UInt32(digits, radix: 10)
+    /// The character an entity (its UTF-8 bytes, `&` to `;`) stands for; nil when it
+    /// names nothing (it is shown as written). Read as bytes: a `String` made to read
+    /// one cost thousands of instructions an entity.
+    ///
+    /// - Complexity: O(n) in the entity's bytes, plus a binary search for a name.
+    static func decode(utf8 entity: UnsafeBufferPointer<UInt8>) -> String? {
+        let n = entity.count
+        guard n >= 3, entity[0] == UInt8(ascii: "&"), entity[n - 1] == UInt8(ascii: ";") else { return nil }
+        let body = UnsafeBufferPointer(rebasing: entity[1..<(n - 1)])
+        guard body[0] == UInt8(ascii: "#") else { return HTMLEntities.text(named: body) }
+        let hex = body.count > 1 && body[1] | 0x20 == UInt8(ascii: "x")
+        let digits = body.dropFirst(hex ? 2 : 1)
+        // (What `UInt32(_:radix:)` reads: digits of the radix, no more than fit.)
+        guard !digits.isEmpty else { return nil }
+        var value: UInt32 = 0
+        for b in digits {
+            let digit: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: digit = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: digit = UInt32(b - UInt8(ascii: "A") + 10)
+            default: return nil
             }
-            guard let value else { return entity }
-            if value == 0 { return "\u{FFFD}" }
-            return Unicode.Scalar(value).map { String(Character($0)) } ?? "\u{FFFD}"
+            let (times, o1) = value.multipliedReportingOverflow(by: hex ? 16 : 10)
+            let (sum, o2) = times.addingReportingOverflow(digit)
+            if o1 || o2 { return nil }
+            value = sum
         }
-        return HTMLEntities.text(named: body) ?? entity
+        if value == 0 { return "\u{FFFD}" }
+        return Unicode.Scalar(value).map { String(Character($0)) } ?? "\u{FFFD}"
     }
 }

@@ -72,6 +72,22 @@ import Testing
         #expect(HTMLEntities.text(named: "nope") == nil)
     }
 
+    /// Entities as md4c reports them, read from their bytes: decimal and hex numbers (a
+    /// null, a surrogate or a number past Unicode is U+FFFD; one past 32 bits, or with
+    /// no digits, is no entity), names, and what is no entity at all.
+    @Test func entityBytesDecode() {
+        func decode(_ entity: String) -> String? {
+            var entity = entity
+            return entity.withUTF8 { Entities.decode(utf8: $0) }
+        }
+        #expect(decode("&#123;") == "{" && decode("&#x1F600;") == "😀" && decode("&#X41;") == "A")
+        #expect(decode("&#0;") == "\u{FFFD}" && decode("&#xD800;") == "\u{FFFD}" && decode("&#x110000;") == "\u{FFFD}")
+        #expect(decode("&#99999999999;") == nil && decode("&#x;") == nil && decode("&#;") == nil && decode("&#12a;") == nil)
+        #expect(decode("&amp;") == "&" && decode("&hearts;") == "♥" && decode("&bogus;") == nil)
+        #expect(decode("amp;") == nil && decode("&amp") == nil && decode("&;") == nil)
+        #expect(Self.plain("&#123;&#x1F600;&#0;&hearts; &#99999999999;\n", width: 80) == ["{😀\u{FFFD}♥ &#99999999999;", ""])
+    }
+
     /// The lookup is a binary search of the list: it must be sorted by bytes, and it
     /// must find each name (the first, the last, and the prefixes of longer ones such as
     /// `not`, `sup` and `sup1`) with the scalars written on its line.
