@@ -25,12 +25,8 @@ public struct Highlighter: Sendable {
     ///
     /// - Complexity: O(n) in the line's bytes.
     public mutating func finishLine(_ line: String) -> [Token] {
-        linesLexed += 1
         var line = line
-        var state = self.state
-        let tokens = line.withUTF8 { Self.lex($0, lexer, state: &state, offset: 0) }
-        self.state = state
-        return tokens
+        return line.withUTF8 { finishLine(utf8: $0) }
     }
 
     /// ``finishLine(_:)`` of a line's UTF-8 bytes.

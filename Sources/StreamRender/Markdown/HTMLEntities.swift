@@ -19,19 +19,19 @@ enum HTMLEntities {
     /// - Complexity: O(log n · m) for the list's n names and the name's m bytes.
     static func text(named key: UnsafeBufferPointer<UInt8>) -> String? {
         list.withUTF8Buffer { bytes -> String? in
-                guard let line = find(key, in: bytes) else { return nil }
-                var value = String.UnicodeScalarView()
-                var k = line + key.count
-                while k < bytes.count && bytes[k] == 0x20 {
-                    var v: UInt32 = 0
+            guard let line = find(key, in: bytes) else { return nil }
+            var value = String.UnicodeScalarView()
+            var k = line + key.count
+            while k < bytes.count && bytes[k] == 0x20 {
+                var v: UInt32 = 0
+                k += 1
+                while k < bytes.count, let digit = hexDigit(bytes[k]) {
+                    v = v << 4 | digit
                     k += 1
-                    while k < bytes.count, let digit = hexDigit(bytes[k]) {
-                        v = v << 4 | digit
-                        k += 1
-                    }
-                    if let s = Unicode.Scalar(v) { value.append(s) }
                 }
-                return String(value)
+                if let s = Unicode.Scalar(v) { value.append(s) }
+            }
+            return String(value)
         }
     }
 

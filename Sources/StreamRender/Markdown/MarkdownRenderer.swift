@@ -54,6 +54,7 @@ import CMD4C
         self.runs = runs
     }
 
+
     /// The text in styled pieces, one a run (made from the flat text when read; set,
     /// a run a span, merged or not as given).
     ///
@@ -279,8 +280,8 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// on in the deepest one kept, without more bars or bullets. Real text never
     /// nests this deep (the prefixes alone would fill a terminal's width), and the
     /// bound keeps the recursive rendering (two stack frames a level), the tree and
-    /// the prefixes (each level copies its lines') small: 10,000 nested `> ` overflowed
-    /// the stack.
+    /// the prefixes (each level puts its own on its lines) small: 10,000 nested `> `
+    /// overflowed the stack.
     public static let maximumNesting = 32
 
     /// A top-level block as rendered, with what the stream needs to continue a list.
@@ -494,7 +495,8 @@ public struct MarkdownOptions: Hashable, Sendable {
         var end = 0
         /// A leaf's text in the tree's bytes (inline content, or the raw text of a code
         /// or HTML block), its style runs and its hard line breaks (byte offsets in the
-        /// tree's bytes). Containers hold none.
+        /// tree's bytes). A container's are empty, at where its children's start: a
+        /// rejected table's are cut back to them (see `Builder.leave()`).
         var text = 0..<0
         var runs = 0..<0
         var breaks = 0..<0
@@ -579,8 +581,6 @@ public struct MarkdownOptions: Hashable, Sendable {
             let nodes: [Node]
             let node: Node
 
-            var count: Int { node.childCount }
-
             struct Iterator: IteratorProtocol {
                 let nodes: [Node]
                 var place: Int
@@ -634,7 +634,8 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         }
 
-        /// `leaf`'s text as one line: its bytes and runs, offsets from its start.
+        /// `leaf`'s text as one line: its bytes and runs, offsets from its start. (Built
+        /// from copies made here: `StyledLine` of two slices cost a third more.)
         func line(of leaf: Node) -> StyledLine {
             let base = leaf.text.lowerBound
             var lineRuns = Array(runs[leaf.runs])
@@ -901,10 +902,10 @@ public struct MarkdownOptions: Hashable, Sendable {
                 guard let again = renderer.parseTree(&bytes, count: bytes.count, structureOnly: structureOnly, tables: false)?.tree else {
                     return pop()
                 }
-                let table = tree.nodes[top]
-                tree.bytes.removeSubrange(table.text.lowerBound...)
-                tree.runs.removeSubrange(table.runs.lowerBound...)
-                tree.breaks.removeSubrange(table.breaks.lowerBound...)
+                let tableNode = tree.nodes[top]
+                tree.bytes.removeSubrange(tableNode.text.lowerBound...)
+                tree.runs.removeSubrange(tableNode.runs.lowerBound...)
+                tree.breaks.removeSubrange(tableNode.breaks.lowerBound...)
                 if again.nodes[0].childCount == 1 {
                     // The one block, in the table's place (as the table was: not implicit,
                     // no alert marker, no display math).
@@ -1103,6 +1104,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             if text.isEmpty { return }
             let style = style(extra)
             tree.bytes.append(contentsOf: text)
+            // (`Run.extend`, but never into the leaf before: the leaves share the runs.)
             let last = tree.runs.count - 1
             if last >= tree.nodes[stack[node]].runs.lowerBound && tree.runs[last].style == style {
                 tree.runs[last].end = tree.bytes.count
@@ -1541,7 +1543,6 @@ public struct MarkdownOptions: Hashable, Sendable {
             lines.append(tree.line(of: node))
             return
         }
-        lines.reserveCapacity(lines.count + count)
         var run = node.runs.lowerBound
         tree.bytes.withUnsafeBufferPointer { bytes in
             for k in 0..<count {
@@ -1574,8 +1575,8 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// hold a little more of (`9` then `10`, a longer name), before a cell wraps.
     static func tableHeadroom(_ width: Int) -> Int { max(2, width / 4) }
 
-    /// A table's rows and cells, flat: every cell's text (styled, cleaned; a line each)
-    /// is runs of one buffer, and a row is a range of cells (a line per cell and three
+    /// A table's rows and cells, flat: every cell's text (styled, cleaned, one line) is
+    /// runs of one buffer, and a row is a range of cells (a line per cell and three
     /// arrays per row were most of a table's rendering: issue 24).
     struct TableRows {
         /// The cells' text, one after another: run ends are offsets in `bytes`, and a
@@ -1618,6 +1619,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         func line(ofCell c: Int) -> StyledLine {
             let range = cells[c].runs
             guard !range.isEmpty else { return StyledLine() }
+            // (As `ParseTree.line(of:)` makes a leaf's.)
             let base = runStart(range.lowerBound)
             var lineRuns = Array(runs[range])
             for k in lineRuns.indices { lineRuns[k].end -= base }

@@ -256,10 +256,6 @@ import DequeModule
         provisionalOffset = 0
     }
 
-    /// Makes room in the open paragraph for `count` more bytes (a caller that knows a
-    /// line's length spares its text the reallocations of growing byte by byte).
-    ///
-    /// - Complexity: O(n) in the paragraph's bytes when it has to move.
     /// Whether `bytes` go in as they are: nothing to sanitise, no line feed, no CR held
     /// (then each part of them can be appended by ``appendAsIs(_:style:)``).
     ///
@@ -270,7 +266,7 @@ import DequeModule
 
     /// Appends part of bytes ``takesAsIs(_:)`` accepted, in `style`: as
     /// ``append(_:style:)-(UnsafeBufferPointer<UInt8>,Style)``, without checking the part
-    /// again (a styled line's runs were checked one by one).
+    /// again (a styled line was checked run by run).
     ///
     /// - Complexity: amortized O(n) in `bytes`, plus one hash of the style.
     mutating func appendAsIs(_ bytes: UnsafeBufferPointer<UInt8>, style: Style) {
@@ -278,6 +274,10 @@ import DequeModule
         appendToOpenParagraph(bytes, styles.intern(style))
     }
 
+    /// Makes room in the open paragraph for `count` more bytes (a caller that knows a
+    /// line's length spares its text the reallocations of growing byte by byte).
+    ///
+    /// - Complexity: O(n) in the paragraph's bytes when it has to move.
     mutating func reserveOpenParagraph(_ count: Int) {
         let last = paragraphs.count - 1
         let wanted = paragraphs[last].text.count + count
