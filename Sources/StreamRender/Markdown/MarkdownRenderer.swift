@@ -284,7 +284,8 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// overflowed the stack.
     public static let maximumNesting = 32
 
-    /// A top-level block as rendered, with what the stream needs to continue a list.
+    /// A top-level block as rendered, with its list (the one-shot rendering and the
+    /// footnotes; the stream renders onto its lines with `render(_:at:listStart:into:)`).
     struct Block {
         var lines: [StyledLine]
         /// For a list: bullet mark or ordered delimiter, ordered or not, start, items.
