@@ -119,12 +119,30 @@ final class PseudoTerminal: @unchecked Sendable {
                 if n <= 0 { usleep(5_000); continue }
                 lock.withLock { storage += buffer[0..<n] }
             }
+            lock.withLock { readerDone = true }
         }
         reader = thread
         thread.start()
     }
 
-    func stopReading() { lock.withLock { reading = false } }
+    private var readerDone = false
+
+    /// Stops reading, with what the command wrote before it ended read to the end: on a
+    /// busy machine the reader lagged behind a command that had just exited, and the
+    /// end of its output was lost (a test of the background job failed so, once).
+    func stopReading() {
+        lock.withLock { reading = false }
+        while reader != nil && !lock.withLock({ readerDone }) { usleep(1_000) }
+        guard !hungUp else { return }  // (the master is closed: its number may be another file's)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 50) > 0, p.revents & Int16(POLLIN) != 0 else { break }
+            let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            lock.withLock { storage += buffer[0..<n] }
+        }
+    }
 
     /// What the command wrote so far (a copy, made under the lock).
     var received: [UInt8] { lock.withLock { storage.withUnsafeBufferPointer { Array($0) } } }

@@ -463,14 +463,27 @@ final class PrefixWidths {
     /// a line's lookup is an index, not two hashes and a format's copy).
     var decorations: [Decoration?] = []
 
-    struct Decoration {
-        var policy: WidthPolicy
-        var width: Int
-        var columns: (first: Int, other: Int)
-        var first: [ParagraphFormat.Piece]
-        var other: [ParagraphFormat.Piece]
-        var fill: ParagraphFormat.Piece?
+    /// A class: a printed line's lookup takes one reference, not a copy of two arrays
+    /// and a piece (issue 24).
+    final class Decoration {
+        let policy: WidthPolicy
+        let width: Int
+        let columns: (first: Int, other: Int)
+        let first: [ParagraphFormat.Piece]
+        let other: [ParagraphFormat.Piece]
+        let fill: ParagraphFormat.Piece?
         /// The fill's columns (at least 1).
-        var fillWidth: Int
+        let fillWidth: Int
+
+        init(policy: WidthPolicy, width: Int, columns: (first: Int, other: Int), first: [ParagraphFormat.Piece],
+             other: [ParagraphFormat.Piece], fill: ParagraphFormat.Piece?, fillWidth: Int) {
+            self.policy = policy
+            self.width = width
+            self.columns = columns
+            self.first = first
+            self.other = other
+            self.fill = fill
+            self.fillWidth = fillWidth
+        }
     }
 }
