@@ -250,7 +250,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         var lines = [StyledLine(format: ParagraphFormat(fill: .init("─", style: options.theme.rule)))]
         for (number, footnote) in numbered {
             var text = footnote.text
-            let rendered = blocks(&text, count: text.count).flatMap { $0.lines }
+            let rendered = renderBlocks(&text, count: text.count, blankBetween: false)
             let mark = "[\(number)] "
             let indent = ParagraphFormat.Piece(String(repeating: " ", count: mark.count))
             for (k, line) in (rendered.isEmpty ? [StyledLine()] : rendered).enumerated() {
@@ -284,14 +284,8 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// overflowed the stack.
     public static let maximumNesting = 32
 
-    /// A top-level block as rendered, with its list (the one-shot rendering and the
-    /// footnotes; the stream renders onto its lines with `render(_:at:listStart:into:)`).
-    struct Block {
-        var lines: [StyledLine]
-        /// For a list: bullet mark or ordered delimiter, ordered or not, start, items.
-        var list: ListInfo?
-    }
-
+    /// A top-level list as rendered: bullet mark or ordered delimiter, ordered or not,
+    /// start, items (the stream numbers the next items of a list it continues).
     struct ListInfo: Equatable {
         var ordered: Bool
         var mark: UInt8
@@ -306,11 +300,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         codeBlocksNumbered = 0
         footnoteNumbers = [:]
         var (bytes, footnotes) = MarkdownStream.splitFootnotes(Array(text.utf8))
-        var lines: [StyledLine] = []
-        for (k, block) in blocks(&bytes, count: bytes.count).enumerated() {
-            if k > 0 { lines.append(.blank) }
-            lines += block.lines
-        }
+        var lines = renderBlocks(&bytes, count: bytes.count, blankBetween: true)
         if !footnotes.isEmpty {
             if !lines.isEmpty { lines.append(.blank) }
             lines += footnoteSection(footnotes)
@@ -318,35 +308,31 @@ public struct MarkdownOptions: Hashable, Sendable {
         return lines
     }
 
-    /// The blocks of `text[0..<count]` (`text` gets a NUL after `count`: md4c reads
-    /// one byte past the end it is given). `listStart` renumbers a first ordered list.
-    func blocks(_ text: inout [UInt8], count: Int, listStart: Int? = nil) -> [Block] {
-        blocks(of: tree(&text, count: count), listStart: listStart)
+    /// The blocks of `text[0..<count]` rendered one after another, a blank line between
+    /// two when `blankBetween` (`text` gets a NUL after `count`: md4c reads one byte
+    /// past the end it is given).
+    func renderBlocks(_ text: inout [UInt8], count: Int, blankBetween: Bool) -> [StyledLine] {
+        let blocks = tree(&text, count: count)
+        var lines: [StyledLine] = []
+        for k in 0..<blocks.count {
+            if k > 0 && blankBetween { lines.append(.blank) }
+            render(blocks, at: k, into: &lines)
+        }
+        return lines
     }
 
     /// The top-level blocks of `text[0..<count]` parsed with their inline content,
-    /// for ``blocks(of:listStart:)`` to render later: the parse that finds where a
-    /// block ends also renders it.
+    /// for ``render(_:at:listStart:into:)`` to render later: the parse that finds
+    /// where a block ends also renders it.
     func tree(_ text: inout [UInt8], count: Int) -> Blocks {
         guard let tree = parseTree(&text, count: count)?.tree else { return Blocks() }
         return Blocks(tree)
     }
 
-    /// `blocks` (top-level blocks of a ``tree(_:count:)``) rendered.
-    func blocks(of blocks: Blocks, listStart: Int? = nil) -> [Block] {
-        var result: [Block] = []
-        result.reserveCapacity(blocks.count)
-        for k in 0..<blocks.count {
-            var lines: [StyledLine] = []
-            let list = render(blocks, at: k, listStart: listStart, into: &lines)
-            result.append(Block(lines: lines, list: list))
-        }
-        return result
-    }
-
     /// Appends top-level block `k` of `blocks`, rendered, to `lines` (`listStart`
     /// renumbers it when it is the first and an ordered list); returns its list, if it
     /// is one (what the stream needs to number a list's next items).
+    @discardableResult
     func render(_ blocks: Blocks, at k: Int, listStart: Int? = nil, into lines: inout [StyledLine]) -> ListInfo? {
         let node = blocks.nodes[k]
         var list: ListInfo?
@@ -1468,11 +1454,10 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         case .list(let ordered, let mark, let firstNumber):
             let number0 = start ?? firstNumber
+            if markWidths == nil { markWidths = (Self.bullets.map { measure($0) }, Self.taskMarks.map { measure($0) }) }
+            let widths = markWidths!
             for (k, item) in tree.children(of: node).enumerated() {
                 guard case .item(let task) = item.kind else { continue }
-                if markWidths == nil {
-                    markWidths = (Self.bullets.map { measure($0) }, Self.taskMarks.map { measure($0) })
-                }
                 var marker: [ParagraphFormat.Piece] = []
                 var indent = 0
                 if ordered {
@@ -1483,10 +1468,10 @@ public struct MarkdownOptions: Hashable, Sendable {
                 if let task {
                     let done = task == UInt8(ascii: "x") || task == UInt8(ascii: "X")
                     marker.append(.init(Self.taskMarks[done ? 1 : 0], style: done ? options.theme.taskDone : options.theme.taskOpen))
-                    indent += markWidths!.tasks[done ? 1 : 0]
+                    indent += widths.tasks[done ? 1 : 0]
                 } else if !ordered {
                     marker.append(.init(Self.bullets[depth % 3], style: options.theme.bullet))
-                    indent += markWidths!.bullets[depth % 3]
+                    indent += widths.bullets[depth % 3]
                 }
                 while indents.count <= indent { indents.append(ParagraphFormat.Piece(String(repeating: " ", count: indents.count))) }
                 let pad = indents[indent]
