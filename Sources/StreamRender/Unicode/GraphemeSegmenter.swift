@@ -191,18 +191,29 @@ public struct GraphemeSegmenter {
             // (GB9-GB13 need an Extend, ZWJ, SpacingMark, Prepend, Hangul or regional
             // indicator on one side): stretches of them (an em dash, a superscript,
             // CJK) are cut without ICU, from the run's certain start to its certain end.
+            // The wrapper's simple scalars (kana, ideographs, Hangul syllables, Latin-1...)
+            // and printable ASCII need no lookup at all: no rule joins two of them, and
+            // their widths are known (with ambiguous characters narrow).
             if fast && closed {
+                let knowsSimple = !policy.ambiguousIsWide
                 var isOther: Bool? = nil
                 while i < end {
                     let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
+                    let simple = knowsSimple ? Self.simpleWidth(scalar) : nil
                     if next < end {
-                        guard isOther ?? Self.graphemeBreakIsOther(scalar) else { break }
-                        let after = Self.graphemeBreakIsOther(DisplayWidth.decodeScalar(buf, at: next).0)
-                        guard after else { break }
-                        isOther = after
+                        let after = DisplayWidth.decodeScalar(buf, at: next).0
+                        if simple != nil && Self.simpleWidth(after) != nil {
+                            // (Not known to be Other: Hangul syllables are LV or LVT.)
+                            isOther = nil
+                        } else {
+                            guard isOther ?? Self.graphemeBreakIsOther(scalar) else { break }
+                            let afterIsOther = Self.graphemeBreakIsOther(after)
+                            guard afterIsOther else { break }
+                            isOther = afterIsOther
+                        }
                     }
                     let cluster = UnsafeBufferPointer(rebasing: buf[i..<next])
-                    emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy), false)
+                    emit(cluster, simple ?? DisplayWidth.ofCluster(cluster, policy: policy), false)
                     i = next
                 }
                 if i == end { continue outer }
@@ -242,6 +253,13 @@ public struct GraphemeSegmenter {
             i = end
         }
         return i
+    }
+
+    /// The width of printable ASCII or a simple scalar (`ParagraphWrapper.simpleScalarWidth`).
+    @inline(__always)
+    private static func simpleWidth(_ scalar: UInt32) -> Int? {
+        if scalar < 0x80 { return scalar >= 0x20 && scalar < 0x7F ? 1 : nil }
+        return ParagraphWrapper.simpleScalarWidth(scalar)
     }
 
     /// Grapheme_Cluster_Break=Other: printable ASCII, and what ICU says of the rest.
