@@ -30,7 +30,7 @@ enum LineDrawer {
         let paragraph = document[paragraph: line.paragraph]
         paragraph.text.withUnsafeBufferPointer { buf in
             let text = UnsafeBufferPointer(rebasing: buf[start..<line.end])
-            guard text.contains(0x09) else {
+            guard ByteSearch.contains(0x09, in: text) else {
                 return cells(text, from: start, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter)
             }
             // Tabs become spaces first (as `plainText` shows them), so zero-width text
@@ -82,31 +82,54 @@ enum LineDrawer {
         // Offsets rise along the line: the style run is looked up only past its end.
         var run: (style: StyleID, end: Int) = (.plain, Int.min)
         let policy = splitter.policy
-        if !policy.ambiguousIsWide && ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) != nil {
+        if !policy.ambiguousIsWide, let total = ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) {
             // Every scalar a cell of its own of a width all modes agree on, none a mark:
             // no segmenting (most lines of prose, tables and CJK text).
             if origin == nil {
-                simpleRuns(buf, from: from, paragraph: paragraph, row: row, in: &frame, column: &column)
+                simpleRuns(buf, from: from, paragraph: paragraph, columns: total, row: row, in: &frame, column: &column)
             } else {
                 simpleCells(buf, from: from, origin: origin, paragraph: paragraph, row: row, in: &frame, column: &column)
             }
             return
         }
+        // A sink that takes runs gets the cells that follow each other in one style as
+        // one run (`pending`: its bytes in `buf` and columns), not a cell at a time.
+        var pending = (start: 0, end: 0, columns: 0, style: StyleID.plain)
         splitter.forEachCell(in: buf) { range, width in
             guard column + width <= frame.width else { return }
             let first = buf[range.lowerBound]
             let offset = origin.map { $0[range.lowerBound] } ?? from + range.lowerBound
             if offset >= run.end { run = paragraph.styleRun(at: offset) }
-            // (A scalar from U+0300 on, where marks start, has a lead byte from 0xCC.)
-            if range.count == 1 && first < 0x80 {
+            let needsBase = Self.needsBase(UnsafeBufferPointer(rebasing: buf[range]), policy: policy)
+            if Sink.takesRuns && !needsBase {
+                if pending.end != range.lowerBound || pending.style != run.style {
+                    flush(buf, &pending, row: row, in: &frame, column: column)
+                    pending = (range.lowerBound, range.lowerBound, 0, run.style)
+                }
+                pending.end = range.upperBound
+                pending.columns += width
+                column += width
+            } else if range.count == 1 && first < 0x80 {
                 column = frame.put(asciiCells[Int(first)], width: width, style: run.style, row: row, column: column)
-            } else if first >= 0xCC {
-                let text = standalone(String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self), policy: policy)
+            } else if needsBase {
+                flush(buf, &pending, row: row, in: &frame, column: column)
+                let text = " " + String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
                 column = frame.put(text, width: width, style: run.style, row: row, column: column)
             } else {
                 column = frame.put(bytes: UnsafeBufferPointer(rebasing: buf[range]), width: width, style: run.style, row: row, column: column)
             }
         }
+        flush(buf, &pending, row: row, in: &frame, column: column)
+    }
+
+    /// Puts the run of cells `pending` gathered, which ends at `column`, and empties it.
+    private static func flush<Sink: CellSink>(_ buf: UnsafeBufferPointer<UInt8>, _ pending: inout (start: Int, end: Int, columns: Int, style: StyleID),
+                                              row: Int, in frame: inout Sink, column: Int) {
+        guard pending.end > pending.start else { return }
+        let taken = frame.putRun(UnsafeBufferPointer(rebasing: buf[pending.start..<pending.end]), columns: pending.columns,
+                                 style: pending.style, row: row, column: column - pending.columns)
+        precondition(taken, "a sink that takes runs took none")
+        pending.start = pending.end
     }
 
     /// Draws `buf`, every scalar a cell of a width all modes agree on, in the styles of
@@ -117,7 +140,7 @@ enum LineDrawer {
     /// - Complexity: O(n) in the bytes.
     private static func simpleRuns<Sink: CellSink>(_ buf: UnsafeBufferPointer<UInt8>, from: Int,
                                                    paragraph: StyledDocument.Paragraph?, style: StyleID = .plain,
-                                                   row: Int, in frame: inout Sink, column: inout Int) {
+                                                   columns total: Int, row: Int, in frame: inout Sink, column: inout Int) {
         guard Sink.takesRuns else {
             return simpleCells(buf, from: from, paragraph: paragraph, style: style, row: row, in: &frame, column: &column)
         }
@@ -128,7 +151,9 @@ enum LineDrawer {
             let end = min(buf.count, run.end - from)
             assert(end == buf.count || buf[end] & 0xC0 != 0x80, "a style run ends inside a character")
             let text = UnsafeBufferPointer(rebasing: buf[i..<end])
-            if let columns = ParagraphWrapper.simpleWidth(text, ambiguousIsWide: false), column + columns <= frame.width,
+            // (One run over all of `buf`, the most common, is not measured again.)
+            if let columns = i == 0 && end == buf.count ? total : ParagraphWrapper.simpleWidth(text, ambiguousIsWide: false),
+               column + columns <= frame.width,
                frame.putRun(text, columns: columns, style: run.style, row: row, column: column) {
                 column += columns
             } else {
@@ -173,15 +198,27 @@ enum LineDrawer {
     ///
     /// - Complexity: O(1).
     static func standalone(_ text: String, policy: WidthPolicy = .grapheme) -> String {
+        guard let first = text.unicodeScalars.first, needsBase(first.value, policy: policy) else { return text }
+        return " " + text
+    }
+
+    /// Whether a cell whose UTF-8 is `cell` needs a space before it (see ``standalone(_:policy:)``).
+    ///
+    /// - Complexity: O(1).
+    static func needsBase(_ cell: UnsafeBufferPointer<UInt8>, policy: WidthPolicy) -> Bool {
+        // (A scalar from U+0300 on, where marks start, has a lead byte from 0xCC.)
+        cell[0] >= 0xCC && needsBase(DisplayWidth.decodeScalar(cell, at: 0).0, policy: policy)
+    }
+
+    private static func needsBase(_ scalar: UInt32, policy: WidthPolicy) -> Bool {
         // Arrows, operators, box drawing, shapes, symbols (U+2190-U+2BFF) hold no mark.
         // Nor do the wrapper's simple scalars (kana, ideographs, Hangul: most cells
         // here; their property lookups were a twentieth of a live view of CJK text).
-        guard let first = text.unicodeScalars.first, first.value >= 0x300,
-              !(0x2190...0x2BFF).contains(first.value),
-              ParagraphWrapper.simpleScalarWidth(first.value) == nil else { return text }
+        guard scalar >= 0x300, !(0x2190...0x2BFF).contains(scalar), ParagraphWrapper.simpleScalarWidth(scalar) == nil,
+              let first = Unicode.Scalar(scalar) else { return false }
         let p = first.properties
-        if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return text }
-        return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}" ? " " + text : text
+        if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return false }
+        return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}"
     }
 
     /// Draws a prefix or fill piece from `column`; returns the column after it.
@@ -192,8 +229,8 @@ enum LineDrawer {
         var text = piece.text
         text.withUTF8 { buf in
             // Bullets, quote bars and rules are mostly simple cells: no segmenting (see `cells`).
-            if !splitter.policy.ambiguousIsWide && ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) != nil {
-                return simpleRuns(buf, from: 0, paragraph: nil, style: style, row: row, in: &frame, column: &column)
+            if !splitter.policy.ambiguousIsWide, let total = ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) {
+                return simpleRuns(buf, from: 0, paragraph: nil, style: style, columns: total, row: row, in: &frame, column: &column)
             }
             splitter.forEachCell(in: buf) { range, width in
                 guard column + width <= frame.width else { return }
