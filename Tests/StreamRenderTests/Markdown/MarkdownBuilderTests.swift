@@ -30,6 +30,15 @@ import Testing
         #expect(text(MarkdownRenderer().render("http://q.r<http://x.y>\n")) == "http://q.rhttp://x.y")
     }
 
+    /// A link's target shown after its text loses its controls (C0, DEL, C1: a target in
+    /// angle brackets may hold them), and a clean one is shown as it is, non-ASCII too.
+    @Test func aLinkTargetIsShownWithoutControls() {
+        let dirty = "[a](<http://x/\u{7}b\u{7F}c\u{85}d\u{1B}[31me>)\n"
+        #expect(text(MarkdownRenderer().render(dirty)) == "a (http://x/bcd[31me)", "\(text(MarkdownRenderer().render(dirty)))")
+        #expect(text(MarkdownRenderer().render("[a](http://x/é—中)\n")) == "a (http://x/é—中)")
+        #expect(text(MarkdownRenderer().render("![a](<http://x/\u{9}i>)\n")) == "a (image: http://x/i)")
+    }
+
     /// A footnote reference whose label holds a `\(` takes it: the math it opened is no
     /// longer open, and what the `\)` would take back stays, whole characters (it was cut
     /// inside `é`, a byte the terminal got alone).
