@@ -14,4 +14,34 @@ import Testing
         }
         #expect(ParagraphFormat.Piece("a\tb").text == "ab")
     }
+
+    /// Interning gives one number per distinct format and the same number again for an
+    /// equal one, however the formats come (in a row, taking turns, back after many
+    /// others), also when their keys collide (keys cut to two bits: every format
+    /// shares a key with others and the hashed dictionary decides).
+    @Test func internedFormatsKeepTheirNumbers() {
+        let bullet = Style(foreground: .ansi(3))
+        func item(_ n: Int) -> ParagraphFormat {
+            ParagraphFormat(firstPrefix: [.init("\(n). ", style: bullet)], continuationPrefix: [.init("   ")])
+        }
+        let bar = ParagraphFormat(firstPrefix: [.init("│ ")], continuationPrefix: [.init("│ ")])
+        let linked = ParagraphFormat(firstPrefix: [.init("│ ", style: Style(hyperlink: "https://x.y"))], continuationPrefix: [.init("│ ")])
+        let rule = ParagraphFormat(fill: .init("─"))
+        let wraps = ParagraphFormat(continuationPrefix: [.init("↪ ")], wrapsLikeTerminal: true)
+        let formats = (1...300).map(item) + [bar, linked, rule, wraps, ParagraphFormat(firstPrefix: [.init("• ")])]
+        for mask: UInt64 in [.max, 3] {
+            var table = ParagraphFormatTable()
+            table.keyMask = mask
+            #expect(table.intern(.plain) == 0)
+            let ids = formats.map { table.intern($0) }
+            #expect(Set(ids).count == formats.count && !ids.contains(0), "mask \(mask)")
+            // Again, in another order, with equal formats made anew.
+            for k in stride(from: formats.count - 1, through: 0, by: -7) {
+                #expect(table.intern(formats[k]) == ids[k], "mask \(mask) format \(k)")
+                #expect(table.intern(bar) == ids[300] && table.intern(item(1)) == ids[0])
+            }
+            #expect(table.count == formats.count + 1)
+            for (k, id) in ids.enumerated() { #expect(table[id] == formats[k]) }
+        }
+    }
 }
