@@ -231,10 +231,13 @@ struct ParagraphWrapper {
     mutating func advance(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
                           emit: (VisualLine) -> Void) {
         if isDone { return }
-        // (A column takes at most 3 bytes of such text (a two-column character 3 or 4):
-        // a longer text cannot fit, and is not scanned.)
-        if segmented == 0 && closed && text.count <= 3 * firstLineWidth,
-           let width = Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide), width <= firstLineWidth {
+        let onePass = usesOnePass && segmented == 0 && closed && !cutsAnywhere
+        // The width of simple text, measured once for both paths below. (A column takes
+        // at most 3 bytes of it (a two-column character 3 or 4): a longer text cannot
+        // fit on one line, and is scanned only for the one-pass layout.)
+        let simple = segmented == 0 && closed && (onePass || text.count <= 3 * firstLineWidth)
+            ? Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide) : nil
+        if let width = simple, width <= firstLineWidth {
             // A complete line of single-scalar clusters that fits (ASCII, box drawing,
             // Latin-1, CJK): no wrap and no opportunity can matter (code lines, table
             // rows, headings, short paragraphs and list items).
@@ -245,11 +248,12 @@ struct ParagraphWrapper {
             isDone = true
             return
         }
-        if usesOnePass && segmented == 0 && closed && !cutsAnywhere {
-            if DisplayWidth.isPrintableASCII(text) {
+        if onePass {
+            // (Simple text as wide as its bytes is printable ASCII: every other simple
+            // scalar takes more bytes than columns.)
+            if let width = simple, width == text.count {
                 if wrapSimple(text, ascii: true, breakers: breakers, emit: emit) { return }
-            } else if min(firstLineWidth, otherLineWidth) >= 2,
-                      Self.simpleWidth(text, ambiguousIsWide: settings.policy.ambiguousIsWide) != nil {
+            } else if simple != nil && min(firstLineWidth, otherLineWidth) >= 2 {
                 if wrapSimple(text, ascii: false, breakers: breakers, emit: emit) { return }
             } else if !ByteSearch.contains(0x09, in: text),
                       Self.firstDictionaryLead(text, from: 0, to: text.count) == text.count,
