@@ -1634,6 +1634,11 @@ public struct MarkdownOptions: Hashable, Sendable {
     private func tableRows(_ tree: ParseTree, _ node: Node, base: Style, headers: Bool = true) -> TableRows {
         var table = TableRows()
         table.bytes.reserveCapacity(tree.bytes.count - node.text.lowerBound)
+        // (Its subtree's nodes bound its rows and cells; its runs are mostly one a cell.)
+        let nodes = node.end - node.first
+        table.rows.reserveCapacity(nodes / 2)
+        table.cells.reserveCapacity(nodes)
+        table.runs.reserveCapacity(nodes + nodes / 2)
         // (The table passed in, not captured by nested functions: a captured variable was
         // boxed, each access to it checked for exclusivity at run time.)
         collectRows(tree, node, header: false, headers: headers, base: base, into: &table)
@@ -1951,7 +1956,11 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 
     func measure(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        // Printable ASCII (most cells): a column a byte.
+        // Printable ASCII (most cells) and the wrapper's simple scalars (dashes, Latin-1,
+        // CJK): no segmenting.
+        if !options.policy.ambiguousIsWide, let width = ParagraphWrapper.simpleWidth(bytes, ambiguousIsWide: false) {
+            return width
+        }
         if DisplayWidth.isPrintableASCII(bytes) { return bytes.count }
         var width = 0
         _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { _, w, _ in width += w }
