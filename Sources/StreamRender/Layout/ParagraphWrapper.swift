@@ -182,11 +182,28 @@ struct ParagraphWrapper {
             width += end - i
             i = end
             if i == text.count { break }
-            if ambiguousIsWide { return nil }
-            let (scalar, next) = DisplayWidth.decodeScalar(text, at: i)
-            guard let w = simpleScalarWidth(scalar) else { return nil }
-            width += w
-            i = next
+            // (A control, DEL, or any other scalar with ambiguous characters wide.)
+            if ambiguousIsWide || text[i] < 0x80 { return nil }
+            // Other scalars up to the next ASCII byte. Box drawing (a table's borders,
+            // U+2500-U+257F: E2 94 or 95) and CJK ideographs (U+4E00-U+9FFF: E4 B8 on to
+            // E9) are known from their first bytes (a valid scalar's bytes are all there).
+            while i < text.count {
+                let b0 = text[i]
+                if b0 < 0x80 { break }
+                if b0 == 0xE2 && text[i + 1] & 0xFE == 0x94 {
+                    width += 1
+                    i += 3
+                } else if b0 >= 0xE5 && b0 <= 0xE9 || b0 == 0xE4 && text[i + 1] >= 0xB8 {
+                    width += 2
+                    i += 3
+                } else {
+                    let (scalar, next) = DisplayWidth.decodeScalar(text, at: i)
+                    guard let w = simpleScalarWidth(scalar) else { return nil }
+                    width += w
+                    i = next
+                }
+            }
+            if i == text.count { break }
         }
         return width
     }

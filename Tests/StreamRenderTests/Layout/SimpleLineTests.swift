@@ -43,6 +43,17 @@ import Testing
         for text in ["▀", "a\u{301}", "│\u{301}", "\u{1F44D}\u{1F3FD}", "\u{2764}", "🇫🇷", "\u{1F600}\u{FE0F}", "👩‍💻", "가\u{11A8}", "か\u{3099}", "中\u{FE00}", "\u{AD}", "\u{A0}"] {
             #expect(Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) } == nil, "\(text)")
         }
+        // Controls and DEL, after ASCII, after other scalars and alone (a wrong step here
+        // once looped for ever).
+        for text in ["a\tb", "é\u{7}", "\u{7F}", "中\n", "│\u{1B}[0m", "\u{0}"] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) } == nil,
+                    "\(text.debugDescription)")
+        }
+        // Box drawing and ideographs, known from their first bytes, beside their neighbours.
+        for (text, width) in [("┌─┬─┐", 5), ("╿╀│", 3), ("丸一龥", 6), ("䷿", nil), ("a─中b", 5), ("中─", 3)] as [(String, Int?)] {
+            #expect(Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) } == width,
+                    "\(text)")
+        }
         #expect(Array("│ a │".utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: true) } == nil)
         #expect(Array("a b".utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: true) } == 3)
     }
