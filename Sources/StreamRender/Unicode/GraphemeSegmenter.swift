@@ -190,11 +190,13 @@ public struct GraphemeSegmenter {
             // Between two scalars whose Grapheme_Cluster_Break is Other no rule joins
             // (GB9-GB13 need an Extend, ZWJ, SpacingMark, Prepend, Hangul or regional
             // indicator on one side): stretches of them (an em dash, a superscript,
-            // CJK) are cut without ICU, from the run's certain start to its certain end.
+            // CJK) are cut without ICU, from the run's certain start on. (A boundary
+            // depends on the text before it and the scalar after it: only the last
+            // scalar's end waits for what comes next, unless the run's end is certain.)
             // The wrapper's simple scalars (kana, ideographs, Hangul syllables, Latin-1...)
             // and printable ASCII need no lookup at all: no rule joins two of them, and
             // their widths are known (with ambiguous characters narrow).
-            if fast && closed {
+            if fast {
                 let knowsSimple = !policy.ambiguousIsWide
                 var isOther: Bool? = nil
                 while i < end {
@@ -211,6 +213,8 @@ public struct GraphemeSegmenter {
                             guard afterIsOther else { break }
                             isOther = afterIsOther
                         }
+                    } else if !closed {
+                        break
                     }
                     let cluster = UnsafeBufferPointer(rebasing: buf[i..<next])
                     emit(cluster, simple ?? DisplayWidth.ofCluster(cluster, policy: policy), false)
