@@ -543,6 +543,18 @@ public struct ResponseDecoder: Sendable {
                 return judgedBinary(at: Self.binaryProbeBytes, output)
             }
         }
+        var bytes = bytes
+        // The character the last read cut is completed first (through the repair): the
+        // rest can then be validated at once. (Reads of text with no ASCII in it, CJK,
+        // mostly end inside a character: all of every later read went through the
+        // repair a byte at a time.)
+        if textBuffer.isEmpty && textRepair.hasPendingBytes {
+            var k = 0
+            while k < bytes.count && k < 3 && bytes[k] & 0xC0 == 0x80 { k += 1 }
+            textRepair.repair(UnsafeBufferPointer(rebasing: bytes[..<k]), into: &textBuffer)
+            bytes = UnsafeBufferPointer(rebasing: bytes[k...])
+            if !textRepair.hasPendingBytes { flushText(output) }
+        }
         // Mostly valid: made a string by one validation, not a repair's and a string's.
         if textBuffer.isEmpty, let text = textRepair.validString(bytes) {
             if !text.isEmpty { output(.event(.delta(index: 0, kind: .text, text: text))) }
