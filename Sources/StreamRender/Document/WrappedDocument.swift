@@ -78,11 +78,12 @@ public struct HistoryLimits: Hashable, Sendable {
         // committed stay readable (``plainText(of:)``) until the next one.
         enforceLimits()
         if hasMarkdown {
-            let lines = markdown!.append(text)
+            var lines = markdown!.append(text)
             provisionalStale = true
             if lines.isEmpty { return }
             document.discardProvisional()
             appendLines(lines)
+            markdown!.recycle(&lines)
         } else {
             document.append(text, style: style)
         }
@@ -123,10 +124,11 @@ public struct HistoryLimits: Hashable, Sendable {
     public mutating func updateProvisional() {
         guard hasMarkdown, provisionalStale, !document.isFinished else { return }
         provisionalStale = false
-        let lines = markdown!.provisionalLines()
+        var lines = markdown!.provisionalLines()
         document.discardProvisional()
         document.markProvisional()
         appendLines(lines)
+        markdown!.recycle(&lines)
         layout.update(from: document)
     }
 
@@ -145,11 +147,12 @@ public struct HistoryLimits: Hashable, Sendable {
     public mutating func endBlock(commit: (VisualLine) -> Void = { _ in }) {
         guard hasMarkdown, !document.isFinished else { return }
         enforceLimits()
-        let lines = markdown!.finish()
+        var lines = markdown!.finish()
         provisionalStale = true
         guard !lines.isEmpty else { return }
         document.discardProvisional()
         appendLines(lines)
+        markdown!.recycle(&lines)
         layout.update(from: document, commit: commit)
     }
 
@@ -159,9 +162,10 @@ public struct HistoryLimits: Hashable, Sendable {
     public mutating func finish(commit: (VisualLine) -> Void = { _ in }) {
         enforceLimits()
         if hasMarkdown, !document.isFinished {
-            let lines = markdown!.finish()
+            var lines = markdown!.finish()
             document.discardProvisional()
             appendLines(lines)
+            markdown!.recycle(&lines)
         }
         document.finish()
         layout.update(from: document, commit: commit)

@@ -127,6 +127,26 @@ import CMD4C
         bytes.append(contentsOf: text)
         runs.append(Run(end: bytes.count, style: style))
     }
+
+    /// Empties the line for reuse in `format`: its arrays keep their room.
+    mutating func reset(format: ParagraphFormat) {
+        bytes.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
+        self.format = format
+        continues = false
+        joinsPrevious = false
+    }
+
+    /// Appends `text` and `more` runs, which end at offsets of a text where `text`
+    /// starts at `base` (a leaf's in the parse's shared arrays).
+    mutating func append(_ text: ArraySlice<UInt8>, runs more: ArraySlice<Run>, from base: Int) {
+        let shift = bytes.count - base
+        bytes.append(contentsOf: text)
+        for run in more { runs.append(Run(end: run.end + shift, style: run.style)) }
+    }
+
+    /// The room the line's arrays hold (a spare line keeps it).
+    var capacity: Int { bytes.capacity }
 }
 
 /// How markdown is drawn.
@@ -216,6 +236,34 @@ public struct MarkdownOptions: Hashable, Sendable {
     private var codeStyles: (base: Style, styles: [Style], sameAs: [Int], formats: [ParagraphFormat])?
     /// The last parse's builder's buffers, emptied (a parse inside a parse finds none).
     private var spareBuilderBuffers: Builder.Buffers?
+    /// Lines the document has taken the text of (``recycle(_:)``): their arrays are
+    /// filled again, not allocated (two arrays a line made and freed, and their
+    /// runs' styles destroyed one by one, were a tenth of plain output: issue 24).
+    private var spareLines: [StyledLine] = []
+    /// Spare lines kept at most, and the most bytes of room one keeps.
+    static let spareLineCount = 256, spareLineBytes = 4096
+
+    /// An empty line in `format`: a spare one when there is one.
+    ///
+    /// - Complexity: O(r) in the spare line's runs.
+    func freshLine(format: ParagraphFormat = .plain) -> StyledLine {
+        guard var line = spareLines.popLast() else { return StyledLine(format: format) }
+        line.reset(format: format)
+        return line
+    }
+
+    /// Takes `lines` (their text is no longer needed) as spares, up to
+    /// ``spareLineCount`` of them of at most ``spareLineBytes`` each; `lines` is left
+    /// empty, its room kept.
+    ///
+    /// - Complexity: O(n) in the lines.
+    func recycle(_ lines: inout [StyledLine]) {
+        while let line = lines.popLast() {
+            if spareLines.count == Self.spareLineCount { break }
+            if line.capacity <= Self.spareLineBytes { spareLines.append(line) }
+        }
+        lines.removeAll(keepingCapacity: true)
+    }
 
     /// Fenced code blocks numbered so far: the number of the last one.
     var codeBlocksNumbered = 0
@@ -401,15 +449,16 @@ public struct MarkdownOptions: Hashable, Sendable {
         let format = codeStyles!.formats[options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(utf8) ? 1 : 0]
         // Most lines have nothing to sanitise: their pieces are cut from the line as is.
         let needsCleaning = !ControlSanitizer.isClean(utf8)
+        var line = freshLine(format: format)
         if tokens.isEmpty {
             guard needsCleaning else {
-                return utf8.isEmpty ? StyledLine(format: format)
-                    : StyledLine(format: format, bytes: Array(utf8), runs: [.init(end: utf8.count, style: plainStyle)])
+                if !utf8.isEmpty { line.appendRun(utf8, style: plainStyle) }
+                return line
             }
             let content = clean(String(decoding: utf8, as: UTF8.self), tabs: true)
-            return StyledLine(format: format, spans: content.isEmpty ? [] : [.init(content, style: plainStyle)])
+            if !content.isEmpty { line.appendRun(content.utf8, style: plainStyle) }
+            return line
         }
-        var line = StyledLine(format: format)
         if !needsCleaning { line.reserveCapacity(bytes: utf8.count, runs: 2 * tokens.count + 1) }
         // Pieces of one style are joined before they go in (most neighbouring tokens
         // share a style). Pieces are told apart by the first kind of their style:
@@ -621,13 +670,16 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         }
 
-        /// `leaf`'s text as one line: its bytes and runs, offsets from its start. (Built
-        /// from copies made here: `StyledLine` of two slices cost a third more.)
+        /// `leaf`'s text as one line: its bytes and runs, offsets from its start.
         func line(of leaf: Node) -> StyledLine {
-            let base = leaf.text.lowerBound
-            var lineRuns = Array(runs[leaf.runs])
-            if base > 0 { for k in lineRuns.indices { lineRuns[k].end -= base } }
-            return StyledLine(bytes: Array(bytes[leaf.text]), runs: lineRuns)
+            var line = StyledLine()
+            append(leaf, to: &line)
+            return line
+        }
+
+        /// Appends `leaf`'s text, its bytes and runs, to `line` (a spare line's arrays).
+        func append(_ leaf: Node, to line: inout StyledLine) {
+            line.append(bytes[leaf.text], runs: runs[leaf.runs], from: leaf.text.lowerBound)
         }
 
         /// Takes back the text of `leaf` (the last leaf, open) from byte `count` on, and
@@ -1528,13 +1580,15 @@ public struct MarkdownOptions: Hashable, Sendable {
         let isClean = tree.bytes.withUnsafeBufferPointer { ControlSanitizer.isClean(UnsafeBufferPointer(rebasing: $0[node.text]), tabs: true) }
         // Mostly (a line of clean text at the top level) the text is taken as it is.
         if count == 1 && isPlain && isClean {
-            lines.append(tree.line(of: node))
+            var line = freshLine()
+            tree.append(node, to: &line)
+            lines.append(line)
             return
         }
         var run = node.runs.lowerBound
         tree.bytes.withUnsafeBufferPointer { bytes in
             for k in 0..<count {
-                var line = StyledLine()
+                var line = freshLine()
                 tree.forEachPiece(of: node, line: k, run: &run) { range, style in
                     let piece = UnsafeBufferPointer(rebasing: bytes[range])
                     if isClean || ControlSanitizer.isClean(piece, tabs: true) {
@@ -1796,7 +1850,7 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// `│`, a space or two) and a text a cell, mostly).
     @inline(__always)
     private func rowStart(_ grid: TableGrid, _ border: Style) -> StyledLine {
-        var line = StyledLine()
+        var line = freshLine()
         line.reserveCapacity(bytes: 5 * grid.columns + 3 + grid.widths.reduce(0, +), runs: 2 * grid.columns + 1)
         line.append(Self.leftBorder, style: border)
         return line
@@ -1956,9 +2010,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 
     func measure(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        // Printable ASCII (most cells) and the wrapper's simple scalars (dashes, Latin-1,
+        // Printable ASCII (most cells) and simple scalars (`SimpleText`: dashes, Latin-1,
         // CJK): no segmenting.
-        if !options.policy.ambiguousIsWide, let width = ParagraphWrapper.simpleWidth(bytes, ambiguousIsWide: false) {
+        if !options.policy.ambiguousIsWide, let width = SimpleText.width(bytes, ambiguousIsWide: false) {
             return width
         }
         if DisplayWidth.isPrintableASCII(bytes) { return bytes.count }

@@ -263,8 +263,20 @@
 
     private mutating func takeFinals() -> [StyledLine] {
         flushHeld()
-        defer { finals.removeAll(keepingCapacity: true) }
-        return finals
+        // (Handed over, not copied: emptying a shared array made a new one per call.)
+        var taken: [StyledLine] = []
+        swap(&taken, &finals)
+        return taken
+    }
+
+    /// Takes back lines `append`, `finish` or `provisionalLines` returned, once their
+    /// text has been copied: their arrays are filled again by the lines to come, and
+    /// `lines`' room is kept for the next lines made final.
+    ///
+    /// - Complexity: O(n) in the lines.
+    mutating func recycle(_ lines: inout [StyledLine]) {
+        renderer.recycle(&lines)
+        if finals.isEmpty && finals.capacity < lines.capacity { swap(&finals, &lines) }
     }
 
     private mutating func completeLine() {
@@ -748,7 +760,9 @@
         // reference definition on the next line, for a heading holding a `[`): final
         // at its line end (held with the read's other blocks), without a parse of the
         // next line to find that it starts a new block.
-        if continuing == nil && Self.isATXHeading(line) && !line.contains(UInt8(ascii: "[")) { cutHolding() }
+        if continuing == nil && Self.isATXHeading(line) && !line.withUnsafeBufferPointer({ ByteSearch.contains(UInt8(ascii: "["), in: $0) }) {
+            cutHolding()
+        }
     }
 
     private mutating func add(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?) {
@@ -1197,7 +1211,7 @@
     /// setext underline, no link reference definition.
     static func isPlainLine(_ line: [UInt8]) -> Bool {
         guard let k = blockStart(line) else { return false }
-        if line.contains(UInt8(ascii: "|")) || mayStartBlock(line) { return false }
+        if line.withUnsafeBufferPointer({ ByteSearch.contains(UInt8(ascii: "|"), in: $0) }) || mayStartBlock(line) { return false }
         switch line[k] {
         case UInt8(ascii: "["), UInt8(ascii: ":"), UInt8(ascii: "<"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="):
             return false  // definitions, table delimiters, underlines

@@ -82,7 +82,7 @@ enum LineDrawer {
         // Offsets rise along the line: the style run is looked up only past its end.
         var run: (style: StyleID, end: Int) = (.plain, Int.min)
         let policy = splitter.policy
-        if !policy.ambiguousIsWide, let total = ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) {
+        if !policy.ambiguousIsWide, let total = SimpleText.width(buf, ambiguousIsWide: false) {
             // Every scalar a cell of its own of a width all modes agree on, none a mark:
             // no segmenting (most lines of prose, tables and CJK text).
             if origin == nil {
@@ -152,7 +152,7 @@ enum LineDrawer {
             assert(end == buf.count || buf[end] & 0xC0 != 0x80, "a style run ends inside a character")
             let text = UnsafeBufferPointer(rebasing: buf[i..<end])
             // (One run over all of `buf`, the most common, is not measured again.)
-            if let columns = i == 0 && end == buf.count ? total : ParagraphWrapper.simpleWidth(text, ambiguousIsWide: false),
+            if let columns = i == 0 && end == buf.count ? total : SimpleText.width(text, ambiguousIsWide: false),
                column + columns <= frame.width,
                frame.putRun(text, columns: columns, style: run.style, row: row, column: column) {
                 column += columns
@@ -164,7 +164,7 @@ enum LineDrawer {
     }
 
     /// Draws the cells of `buf`, every scalar a cell of a width all modes agree on
-    /// (`ParagraphWrapper.simpleWidth`), one at a time; cells that do not fit are left
+    /// (`SimpleText.width`), one at a time; cells that do not fit are left
     /// out. Styles as in ``cells(_:from:origin:paragraph:row:in:column:splitter:)``, or
     /// `style` without a paragraph.
     ///
@@ -178,7 +178,7 @@ enum LineDrawer {
             let first = buf[i]
             let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
             defer { i = next }
-            let width = first < 0x80 ? 1 : ParagraphWrapper.simpleScalarWidth(scalar)!
+            let width = first < 0x80 ? 1 : SimpleText.width(of: scalar)!
             guard column + width <= frame.width else { continue }
             let text = first < 0x80 ? asciiCells[Int(first)]
                 : String(decoding: UnsafeBufferPointer(rebasing: buf[i..<next]), as: UTF8.self)
@@ -212,9 +212,9 @@ enum LineDrawer {
 
     private static func needsBase(_ scalar: UInt32, policy: WidthPolicy) -> Bool {
         // Arrows, operators, box drawing, shapes, symbols (U+2190-U+2BFF) hold no mark.
-        // Nor do the wrapper's simple scalars (kana, ideographs, Hangul: most cells
+        // Nor do simple scalars (`SimpleText`: kana, ideographs, Hangul: most cells
         // here; their property lookups were a twentieth of a live view of CJK text).
-        guard scalar >= 0x300, !(0x2190...0x2BFF).contains(scalar), ParagraphWrapper.simpleScalarWidth(scalar) == nil,
+        guard scalar >= 0x300, !(0x2190...0x2BFF).contains(scalar), SimpleText.width(of: scalar) == nil,
               let first = Unicode.Scalar(scalar) else { return false }
         let p = first.properties
         if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return false }
@@ -229,7 +229,7 @@ enum LineDrawer {
         var text = piece.text
         text.withUTF8 { buf in
             // Bullets, quote bars and rules are mostly simple cells: no segmenting (see `cells`).
-            if !splitter.policy.ambiguousIsWide, let total = ParagraphWrapper.simpleWidth(buf, ambiguousIsWide: false) {
+            if !splitter.policy.ambiguousIsWide, let total = SimpleText.width(buf, ambiguousIsWide: false) {
                 return simpleRuns(buf, from: 0, paragraph: nil, style: style, columns: total, row: row, in: &frame, column: &column)
             }
             splitter.forEachCell(in: buf) { range, width in

@@ -193,7 +193,7 @@ public struct GraphemeSegmenter {
             // CJK) are cut without ICU, from the run's certain start on. (A boundary
             // depends on the text before it and the scalar after it: only the last
             // scalar's end waits for what comes next, unless the run's end is certain.)
-            // The wrapper's simple scalars (kana, ideographs, Hangul syllables, Latin-1...)
+            // Simple scalars (`SimpleText`: kana, ideographs, Hangul syllables, Latin-1...)
             // and printable ASCII need no lookup at all: no rule joins two of them, and
             // their widths are known (with ambiguous characters narrow).
             if fast {
@@ -259,11 +259,11 @@ public struct GraphemeSegmenter {
         return i
     }
 
-    /// The width of printable ASCII or a simple scalar (`ParagraphWrapper.simpleScalarWidth`).
+    /// The width of printable ASCII or a simple scalar (`SimpleText.width(of:)`).
     @inline(__always)
     private static func simpleWidth(_ scalar: UInt32) -> Int? {
         if scalar < 0x80 { return scalar >= 0x20 && scalar < 0x7F ? 1 : nil }
-        return ParagraphWrapper.simpleScalarWidth(scalar)
+        return SimpleText.width(of: scalar)
     }
 
     /// Grapheme_Cluster_Break=Other: printable ASCII, and what ICU says of the rest.

@@ -37,25 +37,25 @@ import Testing
     @Test func simpleWidthIsTheDisplayWidthOfBoxDrawingAndASCII() {
         for text in ["", "abc", "│ a │ b │", "┌──┬──┐", "─" + String(repeating: "x", count: 20)] {
             let bytes = Array(text.utf8)
-            #expect(bytes.withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) }
+            #expect(bytes.withUnsafeBufferPointer { SimpleText.width($0, ambiguousIsWide: false) }
                     == DisplayWidth.of(text), "\(text)")
         }
         for text in ["▀", "a\u{301}", "│\u{301}", "\u{1F44D}\u{1F3FD}", "\u{2764}", "🇫🇷", "\u{1F600}\u{FE0F}", "👩‍💻", "가\u{11A8}", "か\u{3099}", "中\u{FE00}", "\u{AD}", "\u{A0}"] {
-            #expect(Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) } == nil, "\(text)")
+            #expect(Array(text.utf8).withUnsafeBufferPointer { SimpleText.width($0, ambiguousIsWide: false) } == nil, "\(text)")
         }
         // Controls and DEL, after ASCII, after other scalars and alone (a wrong step here
         // once looped for ever).
         for text in ["a\tb", "é\u{7}", "\u{7F}", "中\n", "│\u{1B}[0m", "\u{0}"] {
-            #expect(Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) } == nil,
+            #expect(Array(text.utf8).withUnsafeBufferPointer { SimpleText.width($0, ambiguousIsWide: false) } == nil,
                     "\(text.debugDescription)")
         }
         // Box drawing and ideographs, known from their first bytes, beside their neighbours.
         for (text, width) in [("┌─┬─┐", 5), ("╿╀│", 3), ("丸一龥", 6), ("䷿", nil), ("a─中b", 5), ("中─", 3)] as [(String, Int?)] {
-            #expect(Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: false) } == width,
+            #expect(Array(text.utf8).withUnsafeBufferPointer { SimpleText.width($0, ambiguousIsWide: false) } == width,
                     "\(text)")
         }
-        #expect(Array("│ a │".utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: true) } == nil)
-        #expect(Array("a b".utf8).withUnsafeBufferPointer { ParagraphWrapper.simpleWidth($0, ambiguousIsWide: true) } == 3)
+        #expect(Array("│ a │".utf8).withUnsafeBufferPointer { SimpleText.width($0, ambiguousIsWide: true) } == nil)
+        #expect(Array("a b".utf8).withUnsafeBufferPointer { SimpleText.width($0, ambiguousIsWide: true) } == 3)
     }
 
     /// Every scalar the fast path takes, against the width code under each mode, and
@@ -66,14 +66,14 @@ import Testing
         let ranges: [ClosedRange<UInt32>] = [0xA0...0x100, 0x100...0x530, 0x2000...0x20A0, 0x2500...0x2580, 0x3000...0x3100,
                                              0x4E00...0x9FFF, 0xAC00...0xD7A4, 0xFF00...0xFF61, 0x2300...0x2BFF,
                                              0x1F000...0x1FAFF]
-        let taken = ranges.flatMap { $0 }.compactMap(Unicode.Scalar.init).filter { ParagraphWrapper.simpleScalarWidth($0.value) != nil }
+        let taken = ranges.flatMap { $0 }.compactMap(Unicode.Scalar.init).filter { SimpleText.width(of: $0.value) != nil }
         #expect(taken.count > 30_000)
-        #expect(taken.filter { ParagraphWrapper.isSimpleEmoji($0.value) }.count > 1_000)
+        #expect(taken.filter { SimpleText.isEmoji($0.value) }.count > 1_000)
         let neighbours = ["a", " ", "é", "ą", "Ω", "ж", "—", "₂", "─", "、", "か", "カ", "中", "가", "각", "Ａ", "🚀", "✅"]
         let policies = WidthPolicy.Mode.allCases.map { WidthPolicy(mode: $0) }
         for scalar in taken {
             let alone = String(scalar)
-            let width = ParagraphWrapper.simpleScalarWidth(scalar.value)!
+            let width = SimpleText.width(of: scalar.value)!
             // No mark (`LineDrawer.standalone` writes them as they are, unlooked-up).
             let p = scalar.properties
             #expect(!p.isGraphemeExtend && p.generalCategory != .spacingMark && p.generalCategory != .nonspacingMark
@@ -90,7 +90,7 @@ import Testing
         for excluded: UInt32 in [0xA0, 0xAD, 0x300, 0x36F, 0x378, 0x3A2, 0x483, 0x489, 0x200B, 0x200D, 0x2028, 0x2029, 0x3000,
                                  0x302A, 0x3099, 0x309A, 0xFF9E, 0x1F1E6, 0x1F3FB, 0x1F3FF, 0x1F321, 0x1F336, 0xFE0F,
                                  0x1FAF9] {
-            #expect(ParagraphWrapper.simpleScalarWidth(excluded) == nil, "U+\(String(excluded, radix: 16))")
+            #expect(SimpleText.width(of: excluded) == nil, "U+\(String(excluded, radix: 16))")
         }
     }
 }

@@ -66,7 +66,7 @@ import Testing
     /// random strings of them, in random chunkings, under both policies.
     static let classPieces: [String] = [
         "a", " ", ".", "—", "²", "₂", "日", "語", "©", "😀", "👍", "ｆ",  // Other
-        "é", "ж", "│", "ア", "・", "。", "✅",                              // more of the wrapper's simple scalars
+        "é", "ж", "│", "ア", "・", "。", "✅",                              // more simple scalars (SimpleText)
         "\u{301}", "\u{200D}", "\u{FE0F}", "\u{1F3FD}",                 // Extend, ZWJ, VS16, a skin tone
         "\u{0903}", "\u{0E33}", "\u{0600}", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{AC00}", "\u{AC01}",  // SpacingMark, Prepend, Hangul L V T LV LVT
         "\u{1F1EB}", "\u{1F1F7}", "\r", "\n", "\r\n", "\t", "\u{85}",    // regional indicators, controls
