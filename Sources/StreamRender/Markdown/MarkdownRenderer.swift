@@ -145,8 +145,8 @@ import CMD4C
         for run in more { runs.append(Run(end: run.end + shift, style: run.style)) }
     }
 
-    /// The room the line's arrays hold (a spare line keeps it).
-    var capacity: Int { bytes.capacity }
+    /// The bytes of memory the line's arrays hold (a spare line keeps them).
+    var heldBytes: Int { bytes.capacity + runs.capacity * MemoryLayout<Run>.stride }
 }
 
 /// How markdown is drawn.
@@ -240,7 +240,7 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// filled again, not allocated (two arrays a line made and freed, and their
     /// runs' styles destroyed one by one, were a tenth of plain output: issue 24).
     private var spareLines: [StyledLine] = []
-    /// Spare lines kept at most, and the most bytes of room one keeps.
+    /// Spare lines kept at most, and the most memory one holds (``StyledLine/heldBytes``).
     static let spareLineCount = 256, spareLineBytes = 4096
 
     /// An empty line in `format`: a spare one when there is one.
@@ -253,14 +253,16 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 
     /// Takes `lines` (their text is no longer needed) as spares, up to
-    /// ``spareLineCount`` of them of at most ``spareLineBytes`` each; `lines` is left
-    /// empty, its room kept.
+    /// ``spareLineCount`` of them holding at most ``spareLineBytes`` each; `lines` is
+    /// left empty, its room kept.
     ///
     /// - Complexity: O(n) in the lines.
     func recycle(_ lines: inout [StyledLine]) {
         while let line = lines.popLast() {
             if spareLines.count == Self.spareLineCount { break }
-            if line.capacity <= Self.spareLineBytes { spareLines.append(line) }
+            // (A line that holds nothing, a blank one, would only take a place.)
+            let held = line.heldBytes
+            if held > 0 && held <= Self.spareLineBytes { spareLines.append(line) }
         }
         lines.removeAll(keepingCapacity: true)
     }
@@ -668,13 +670,6 @@ public struct MarkdownOptions: Hashable, Sendable {
                 body(start..<end, runs[run].style)
                 start = end
             }
-        }
-
-        /// `leaf`'s text as one line: its bytes and runs, offsets from its start.
-        func line(of leaf: Node) -> StyledLine {
-            var line = StyledLine()
-            append(leaf, to: &line)
-            return line
         }
 
         /// Appends `leaf`'s text, its bytes and runs, to `line` (a spare line's arrays).
@@ -1661,7 +1656,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         func line(ofCell c: Int) -> StyledLine {
             let range = cells[c].runs
             guard !range.isEmpty else { return StyledLine() }
-            // (As `ParseTree.line(of:)` makes a leaf's.)
+            // (As `ParseTree.append(_:to:)` takes a leaf's.)
             let base = runStart(range.lowerBound)
             var lineRuns = Array(runs[range])
             for k in lineRuns.indices { lineRuns[k].end -= base }
@@ -2012,10 +2007,8 @@ public struct MarkdownOptions: Hashable, Sendable {
     func measure(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         // Printable ASCII (most cells) and simple scalars (`SimpleText`: dashes, Latin-1,
         // CJK): no segmenting.
-        if !options.policy.ambiguousIsWide, let width = SimpleText.width(bytes, ambiguousIsWide: false) {
-            return width
-        }
-        if DisplayWidth.isPrintableASCII(bytes) { return bytes.count }
+        // (With ambiguous characters wide, only printable ASCII is simple.)
+        if let width = SimpleText.width(bytes, ambiguousIsWide: options.policy.ambiguousIsWide) { return width }
         var width = 0
         _ = GraphemeSegmenter.segment(bytes, final: true, fast: true, policy: options.policy, breaker: breaker) { _, w, _ in width += w }
         return width

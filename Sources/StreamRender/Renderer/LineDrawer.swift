@@ -101,7 +101,10 @@ enum LineDrawer {
             let offset = origin.map { $0[range.lowerBound] } ?? from + range.lowerBound
             if offset >= run.end { run = paragraph.styleRun(at: offset) }
             let needsBase = Self.needsBase(UnsafeBufferPointer(rebasing: buf[range]), policy: policy)
-            if Sink.takesRuns && !needsBase {
+            // (A run's trailing spaces are taken for blank cells: a cell that ends in a
+            // space after a prepended mark (GB9b) is put alone.)
+            let endsInSpace = range.count > 1 && buf[range.upperBound - 1] == 0x20
+            if Sink.takesRuns && !needsBase && !endsInSpace {
                 if pending.end != range.lowerBound || pending.style != run.style {
                     flush(buf, &pending, row: row, in: &frame, column: column)
                     pending = (range.lowerBound, range.lowerBound, 0, run.style)
@@ -109,10 +112,12 @@ enum LineDrawer {
                 pending.end = range.upperBound
                 pending.columns += width
                 column += width
-            } else if range.count == 1 && first < 0x80 {
+                return
+            }
+            flush(buf, &pending, row: row, in: &frame, column: column)
+            if range.count == 1 && first < 0x80 {
                 column = frame.put(asciiCells[Int(first)], width: width, style: run.style, row: row, column: column)
             } else if needsBase {
-                flush(buf, &pending, row: row, in: &frame, column: column)
                 let text = " " + String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
                 column = frame.put(text, width: width, style: run.style, row: row, column: column)
             } else {

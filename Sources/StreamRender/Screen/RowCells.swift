@@ -16,8 +16,9 @@ protocol CellSink {
     /// - Complexity: O(n) in the cluster's bytes.
     mutating func put(bytes: UnsafeBufferPointer<UInt8>, width: Int, style: StyleID, row: Int, column: Int) -> Int
     /// Puts `text`, cells that each stand alone (none starts with a mark: see
-    /// `LineDrawer.standalone`), `columns` wide in all and all of them fitting, in
-    /// `style` from `column`. False when the sink takes no runs.
+    /// `LineDrawer.standalone`) and end in a space only if they are one, `columns`
+    /// wide in all and all of them fitting, in `style` from `column`. False when the
+    /// sink takes no runs.
     ///
     /// - Complexity: O(n) in the run's bytes.
     mutating func putRun(_ text: UnsafeBufferPointer<UInt8>, columns: Int, style: StyleID, row: Int, column: Int) -> Bool
@@ -152,7 +153,8 @@ struct RowCells: CellSink {
         guard start(at: at) else { return true }
         append(text, style: style)
         column += columns
-        // Only trailing spaces of the plain style are blanks (a space a mark joined is not).
+        // Trailing spaces of the plain style are blank cells (no cell of a run ends in
+        // a space but a space).
         var blanks = 0
         if style == .plain { while blanks < text.count && text[text.count - 1 - blanks] == 0x20 { blanks += 1 } }
         if blanks < text.count { content = (bytes.count - blanks, column - blanks) }

@@ -80,9 +80,8 @@
     private var collided: [ParagraphFormat: Int32] = [:]
     /// Testing switch: keys are cut to these bits, so tests can make formats collide.
     var keyMask: UInt64 = .max
-    /// The formats interned last, newest at `next - 1` (wrapping).
-    private var recent: [Int32] = Array(repeating: 0, count: 2)
-    private var next = 0
+    /// The last two formats interned (0: none).
+    private var last: Int32 = 0, previous: Int32 = 0
 
     public init() {}
 
@@ -94,12 +93,11 @@
         // A list's or a quote's lines come in a row, two formats often taking turns (an
         // item's first line and its other lines): comparing with the last two is
         // cheaper than any hash (four cost more than they found).
-        for k in 1...recent.count {
-            let id = recent[(next - k) & 1]
-            if id != 0 && format == formats[Int(id)] {
-                if k > 1 { remember(id) }
-                return id
-            }
+        if last != 0 && format == formats[Int(last)] { return last }
+        if previous != 0 && format == formats[Int(previous)] {
+            let id = previous
+            remember(id)
+            return id
         }
         // Looked up by a hash of the bytes drawn: `ParagraphFormat`'s own hash (of each
         // piece's `String` and `Style`) cost 1,700 instructions (an ordered list's items
@@ -145,8 +143,7 @@
     }
 
     private mutating func remember(_ id: Int32) {
-        recent[next] = id
-        next = (next + 1) & 1
+        if id != last { (previous, last) = (last, id) }
     }
 
     /// The format numbered `id`.

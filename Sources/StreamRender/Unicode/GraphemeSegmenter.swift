@@ -214,7 +214,7 @@ public struct GraphemeSegmenter {
                             isOther = afterIsOther
                         }
                     } else if !closed {
-                        break
+                        return i  // (the run's end is the buffer's: the last scalar waits)
                     }
                     let cluster = UnsafeBufferPointer(rebasing: buf[i..<next])
                     emit(cluster, simple ?? DisplayWidth.ofCluster(cluster, policy: policy), false)

@@ -14,7 +14,7 @@ enum SimpleText {
             let end = DisplayWidth.printableASCIIEnd(text, from: i)
             total += end - i
             i = end
-            if i == text.count { break }
+            if i >= text.count { break }
             // (A control, DEL, or any other scalar with ambiguous characters wide.)
             if ambiguousIsWide || text[i] < 0x80 { return nil }
             // Other scalars up to the next ASCII byte. Box drawing (a table's borders,
@@ -23,10 +23,10 @@ enum SimpleText {
             while i < text.count {
                 let b0 = text[i]
                 if b0 < 0x80 { break }
-                if b0 == 0xE2 && text[i + 1] & 0xFE == 0x94 {
+                if b0 == 0xE2 && i + 2 < text.count && text[i + 1] & 0xFE == 0x94 {
                     total += 1
                     i += 3
-                } else if b0 >= 0xE5 && b0 <= 0xE9 || b0 == 0xE4 && text[i + 1] >= 0xB8 {
+                } else if i + 2 < text.count && (b0 >= 0xE5 && b0 <= 0xE9 || b0 == 0xE4 && text[i + 1] >= 0xB8) {
                     total += 2
                     i += 3
                 } else {
@@ -36,7 +36,8 @@ enum SimpleText {
                     i = next
                 }
             }
-            if i == text.count { break }
+            // (`>=`: a text cut inside a character, against the precondition, ends too.)
+            if i >= text.count { break }
         }
         return total
     }

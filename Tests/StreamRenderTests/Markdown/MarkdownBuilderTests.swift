@@ -71,8 +71,12 @@ import Testing
         tree.forEachPiece(of: leaf, line: 0, run: &run) { range, _ in pieces.append(range) }
         tree.forEachPiece(of: leaf, line: 1, run: &run) { range, _ in pieces.append(range) }
         #expect(pieces == [3..<5, 5..<8, 8..<10])
-        let line = tree.line(of: leaf)
+        var line = StyledLine()
+        tree.append(leaf, to: &line)
         #expect(line.bytes == Array("abécde".utf8) && line.runs.map(\.end) == [2, 7] && line.runs[1].style == bold)
+        // Onto a line with text (a spare's arrays, or a line going on): offsets shift.
+        tree.append(leaf, to: &line)
+        #expect(line.bytes == Array("abécdeabécde".utf8) && line.runs.map(\.end) == [2, 7, 9, 14])
         var cut = tree
         cut.truncate(leaf, to: 6)  // inside `é`: cut before it
         #expect(cut.bytes == Array("xyzab".utf8) && cut.runs.map(\.end) == [3, 5] && cut.breaks.isEmpty)

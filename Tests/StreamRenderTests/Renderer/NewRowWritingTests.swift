@@ -105,6 +105,24 @@ import Testing
         return frames
     }
 
+    /// A prepended concatenation mark joins the space after it into one cell (GB9b): a
+    /// cell that ends in a space but is no blank, also at the end of a row written
+    /// straight into bytes (it was taken for a trailing blank there once).
+    @Test func aCellEndingInASpaceIsNoBlankAtARowsEnd() {
+        let text = "a\u{0600} b \u{06DD} c\u{110BD} d \u{0600}  e, 中\u{0600} x\n"
+        for width in 2...7 {
+            for policy in [WidthPolicy.grapheme, .wcwidth] {
+                let run = { (how: InlineView.NewRows) in
+                    Self.frames([text], width: width, height: 2, policy: policy, capabilities: .full, markdown: nil,
+                                how: how, frameAt: [0])
+                }
+                let diffed = run(.diffed)
+                #expect(run(.direct) == diffed, "width \(width) \(policy)")
+                #expect(run(.fromFrame) == diffed, "width \(width) \(policy)")
+            }
+        }
+    }
+
     @Test func finalRowsWrittenWithoutAFrameAreTheDiffedBytes() {
         let seed = TestSeed.base(0x4E52_0002)
         var rng = SeededGenerator(seed: seed)
@@ -114,6 +132,7 @@ import Testing
             "real/markdown/art-of-command-line--README-zh.md",
         ].map { (name: $0, text: String(decoding: Fixtures.data($0), as: UTF8.self)) }
         for k in 0..<4 { documents.append(("random \(k)", RandomDocument.make(using: &rng, pieces: 300))) }
+
         for (name, text) in documents {
             for round in 0..<4 {
                 let width = [3, 8, 24, 41, 80].randomElement(using: &rng)!
