@@ -16,7 +16,10 @@
 /// Every frame ends with the pen and link reset, and is wrapped in synchronized
 /// output (`CSI ? 2026 h` ... `l`) when the terminal supports it.
 public struct ANSIEncoder: Sendable {
-    public var capabilities: TerminalCapabilities
+    public var capabilities: TerminalCapabilities {
+        // (What was downgraded for other colours is not.)
+        didSet { downgradedLooks = Array(repeating: (.max, 0), count: 64) }
+    }
     /// Whether rows are screen rows (fullscreen: CUP allowed) or only relative to a
     /// region whose place on the screen is unknown (inline).
     public var absoluteRows: Bool
@@ -330,13 +333,14 @@ public struct ANSIEncoder: Sendable {
             if let target { out.append(contentsOf: Array("\u{1B}]8;;\(Self.cleanURL(target))\u{1B}\\".utf8)) }
             link = target
         }
-        let wanted = look(of: style)
+        let wanted = cachedLook(of: style)
         if let pen, pen.look == wanted.look { return }
         // A few looks alternate (code tokens, bold, links): their changes are written
         // as they were the last time, not worked out again.
         let change = pen.map { PenChange(from: $0.look, to: wanted.look) }
-        if let change, let k = recentChanges.firstIndex(where: { $0.change == change }) {
-            out.append(contentsOf: recentChanges[k].bytes)
+        let slot = change.map { Self.slot($0.from &* 31 &+ $0.to) } ?? 0
+        if let change, recentChanges[slot].change == change {
+            out.append(contentsOf: recentChanges[slot].bytes)
             pen = wanted
             return
         }
@@ -350,15 +354,24 @@ public struct ANSIEncoder: Sendable {
         swap(&reset, &resetCodes)
         swap(&delta, &deltaCodes)
         pen = wanted
-        if let change {
-            let made = (change, Array(out[start...]))
-            if recentChanges.count < Self.recentChangeCount {
-                recentChanges.append(made)
-            } else {
-                recentChanges[nextRecentChange] = made
-                nextRecentChange = (nextRecentChange + 1) % Self.recentChangeCount
-            }
-        }
+        if let change { recentChanges[slot] = (change, Array(out[start...])) }
+    }
+
+    /// ``look(of:)``, remembered by look: downgrading a style's colours for each pen
+    /// change was a third of the cost of styled output.
+    private mutating func cachedLook(of style: Style) -> Style {
+        let key = style.look
+        let slot = Self.slot(key)
+        if downgradedLooks[slot].from == key { return Style(look: downgradedLooks[slot].to) }
+        let made = look(of: style)
+        downgradedLooks[slot] = (key, made.look)
+        return made
+    }
+
+    /// A slot of the encoder's caches for a key made of looks.
+    @inline(__always)
+    private static func slot(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }
 
     /// Buffers of ``setPen(_:link:into:)`` kept between changes.
@@ -370,10 +383,12 @@ public struct ANSIEncoder: Sendable {
         var to: UInt64
     }
 
-    /// The last changes written and their bytes (the oldest replaced first).
-    private var recentChanges: [(change: PenChange, bytes: [UInt8])] = []
-    private var nextRecentChange = 0
-    private static let recentChangeCount = 16
+    /// Changes written and their bytes, by ``slot(_:)`` of their looks (a later change
+    /// of a slot replaces it). No look is `.max` (its top bits are unused): empty slots.
+    private var recentChanges = [(change: PenChange, bytes: [UInt8])](
+        repeating: (PenChange(from: .max, to: .max), []), count: 64)
+    /// Looks downgraded to the capabilities' colours (``cachedLook(of:)``), by slot.
+    private var downgradedLooks = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: 64)
 
     /// The shortest SGR from `current` (nil: unknown) to `target`.
     func sgr(from current: Style?, to target: Style) -> [UInt8] {

@@ -4,7 +4,9 @@
 ///
 /// Not `Sendable`: it holds the pen (the style last written); one per output.
 public final class SGRPen: StylePen {
-    private var encoder: ANSIEncoder
+    /// (Not checked for exclusive access at run time: a pen is used by one writer, and
+    /// the check was a tenth of a pen change.)
+    @exclusivity(unchecked) private var encoder: ANSIEncoder
 
     public init(capabilities: TerminalCapabilities) {
         encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: false)
