@@ -262,6 +262,33 @@ struct Harness {
         }
     }
 
+    /// Pen changes come from the encoder's caches (looks downgraded, changes written
+    /// before): in a long random walk over styles, with the colours the terminal shows
+    /// changed on the way, each change writes the SGR worked out afresh from the look
+    /// before to the style downgraded now.
+    @Test func cachedPenChangesWriteWhatIsWorkedOutAfresh() {
+        let seed = TestSeed.base(0xA45E_0001)
+        var rng = SeededGenerator(seed: seed)
+        let colors: [StyleColor] = [.default, .ansi(3), .ansi(12), .palette(7), .palette(200), .rgb(250, 0, 0), .rgb(1, 2, 3)]
+        let styles = (0..<40).map { _ in
+            Style(foreground: colors.randomElement(using: &rng)!, background: colors.randomElement(using: &rng)!,
+                  attributes: Style.Attributes(rawValue: UInt8.random(in: 0...63, using: &rng)))
+        }
+        var e = ANSIEncoder(capabilities: .full.withoutHyperlinks, absoluteRows: true)
+        var previous: Style?
+        for step in 0..<3000 {
+            if step % 500 == 499 { e.capabilities.colors = TerminalCapabilities.ColorSupport.allCases.randomElement(using: &rng)! }
+            let style = styles.randomElement(using: &rng)!
+            let wanted = e.look(of: style)
+            var out: [UInt8] = []
+            e.setStyle(style, into: &out)
+            let expected = previous.map { $0.look == wanted.look ? [] : e.sgr(from: $0, to: wanted) } ?? e.sgr(from: nil, to: wanted)
+            #expect(out == expected, "seed \(seed) step \(step)")
+            if out != expected { return }
+            previous = wanted
+        }
+    }
+
     @Test func framesEndWithThePenAndLinkResetAndAreSynchronized() {
         var b = FrameBuilder(policy: .grapheme)
         var h = Harness(width: 8, height: 1, policy: .grapheme)
