@@ -79,7 +79,7 @@ struct FullscreenView {
             LineDrawer.draw(line, row: k, in: &next, view: view,
                             splitter: splitter, revealedTo: revealLimit)
         }
-        encoder.synchronized(&out) { out in
+        ANSIEncoder.synchronized(encoder.capabilities.synchronizedOutput, &out) { out in
             let scroll = top - shownTop
             if scroll > 0 && scroll < height && shown.height == height {
                 // Let the terminal move the rows up; draw only what changed after that.

@@ -222,7 +222,7 @@ public struct InlineView {
                 if r < shown.height { previous.markRowUnwritten(r) }
             }
         }
-        encoder.synchronized(&out) { out in
+        ANSIEncoder.synchronized(encoder.capabilities.synchronizedOutput, &out) { out in
             if direct {
                 writeNewRows(finals: finals, below: next, into: &out)
             } else if fresh {

@@ -191,7 +191,16 @@ public struct ANSIEncoder: Sendable {
     ///
     /// - Complexity: O(n) in the bytes `body` appends (they are scanned for an escape).
     public func synchronized(_ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
-        guard capabilities.synchronizedOutput else { return body(&out) }
+        Self.synchronized(capabilities.synchronizedOutput, &out, body)
+    }
+
+    /// ``synchronized(_:_:)`` where the terminal supports synchronized output or not:
+    /// for a body that uses the encoder itself (called on the encoder, the call held a
+    /// copy of it, and each change to its caches in `body` copied them).
+    ///
+    /// - Complexity: O(n) in the bytes `body` appends.
+    static func synchronized(_ supported: Bool, _ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        guard supported else { return body(&out) }
         var frame: [UInt8] = []
         body(&frame)
         if frame.contains(0x1B) {

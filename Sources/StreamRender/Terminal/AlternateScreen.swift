@@ -126,7 +126,7 @@ public struct AlternateScreen {
     public mutating func draw(_ frame: Frame, styles: StyleTable) {
         if shown.width != frame.width || shown.height != frame.height { shown = Frame(width: frame.width, height: frame.height) }
         diff.compute(from: shown, to: frame)
-        encoder.synchronized(&out) { out in
+        ANSIEncoder.synchronized(encoder.capabilities.synchronizedOutput, &out) { out in
             encoder.encode(diff.changes, of: frame, styles: styles, into: &out)
         }
         shown = frame
