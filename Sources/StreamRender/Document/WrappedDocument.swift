@@ -377,14 +377,18 @@ public struct HistoryLimits: Hashable, Sendable {
         let decoration = decoration(of: line)
         for piece in decoration.prefix {
             pen?.change(to: piece.style, into: &out)
-            out.append(contentsOf: piece.text.utf8)
+            // (Through its contiguous bytes: appending a string's UTF-8 view went a
+            // byte at a time.)
+            var text = piece.text
+            text.withUTF8 { out.append(contentsOf: $0) }
         }
         _ = appendText(paragraph: line.paragraph, from: line.start, to: line.end, startColumn: 0,
                        isReplacement: line.isReplacement, textColumn: decoration.textColumn, into: &out, pen: pen,
                        measures: false)
         if let fill = decoration.fill, decoration.fillCount > 0 {
             pen?.change(to: fill.style, into: &out)
-            for _ in 0..<decoration.fillCount { out.append(contentsOf: fill.text.utf8) }
+            var text = fill.text
+            text.withUTF8 { bytes in for _ in 0..<decoration.fillCount { out.append(contentsOf: bytes) } }
         }
     }
 
