@@ -132,7 +132,8 @@ import CMD4C
     mutating func reset(format: ParagraphFormat) {
         bytes.removeAll(keepingCapacity: true)
         runs.removeAll(keepingCapacity: true)
-        self.format = format
+        // (Most lines are plain: a plain format is not copied over another.)
+        if !(format.isPlain && self.format.isPlain) { self.format = format }
         continues = false
         joinsPrevious = false
     }
@@ -239,7 +240,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// Lines the document has taken the text of (``recycle(_:)``): their arrays are
     /// filled again, not allocated (two arrays a line made and freed, and their
     /// runs' styles destroyed one by one, were a tenth of plain output: issue 24).
-    private var spareLines: [StyledLine] = []
+    /// (Not checked for exclusive access at run time: only the renderer's own methods
+    /// touch it, and the checks were a tenth of taking and giving back a line.)
+    @exclusivity(unchecked) private var spareLines: [StyledLine] = []
     /// Spare lines kept at most, and the most memory one holds (``StyledLine/heldBytes``).
     static let spareLineCount = 256, spareLineBytes = 4096
 
