@@ -456,12 +456,14 @@ struct DocumentLayout {
 /// The prefix widths of paragraph formats, measured once per format and policy
 /// (shared by copies of a layout: formats never change once interned).
 final class PrefixWidths {
-    var widths: [Int32: (policy: WidthPolicy, first: Int, other: Int)] = [:]
+    // (Caches of one layout, used from one thread: not checked for exclusive access
+    // at run time, which cost more than their lookups.)
+    @exclusivity(unchecked) var widths: [Int32: (policy: WidthPolicy, first: Int, other: Int)] = [:]
 
     /// What lines of a format show around their text (prefixes cut to their columns,
     /// the fill), by format number, for the width and policy they were made at (dense:
     /// a line's lookup is an index, not two hashes and a format's copy).
-    var decorations: [Decoration?] = []
+    @exclusivity(unchecked) var decorations: [Decoration?] = []
 
     /// A class: a printed line's lookup takes one reference, not a copy of two arrays
     /// and a piece (issue 24).

@@ -203,9 +203,11 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
     /// The widths of the bullets (by depth) and of the task marks (open, done) under the
     /// options' width policy, and indents by width: a list item measured and made its
-    /// marker's width and indent anew (issue 24).
-    private var markWidths: (bullets: [Int], tasks: [Int])?
-    private var indents: [ParagraphFormat.Piece] = []
+    /// marker's width and indent anew (issue 24). (These caches, like the code styles
+    /// and spare lines, are not checked for exclusive access at run time: a renderer
+    /// is used from one thread, and the checks cost more than the lookups.)
+    @exclusivity(unchecked) private var markWidths: (bullets: [Int], tasks: [Int])?
+    @exclusivity(unchecked) private var indents: [ParagraphFormat.Piece] = []
     private static let bullets = ["• ", "◦ ", "▪ "], taskMarks = ["☐ ", "☑ "]
     /// What the md4c builder takes from `options`, made once: each parse copied the
     /// whole theme (and released it).
@@ -234,7 +236,7 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// (wrapped by the view, or like a terminal); reset when the options change.
     /// Per token kind its style, and the first kind of an equal style (pieces of kinds
     /// of one style join without comparing styles).
-    private var codeStyles: (base: Style, styles: [Style], sameAs: [Int], formats: [ParagraphFormat])?
+    @exclusivity(unchecked) private var codeStyles: (base: Style, styles: [Style], sameAs: [Int], formats: [ParagraphFormat])?
     /// The last parse's builder's buffers, emptied (a parse inside a parse finds none).
     private var spareBuilderBuffers: Builder.Buffers?
     /// Lines the document has taken the text of (``recycle(_:)``): their arrays are

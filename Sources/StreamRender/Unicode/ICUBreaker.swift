@@ -10,15 +10,17 @@ final class ICUBreaker {
     enum Kind { case character, line }
 
     private let handle: OpaquePointer
-    private var utf16: [UInt16] = []
-    private var utf8Offsets: [Int32] = []
-    private var rawBoundaries: [Int32] = []
-    private var rawHard: [UInt8] = []
+    // (Not checked for exclusive access at run time: a breaker has one owner, which
+    // calls it from one thread; the checks were a fifth of a short run.)
+    @exclusivity(unchecked) private var utf16: [UInt16] = []
+    @exclusivity(unchecked) private var utf8Offsets: [Int32] = []
+    @exclusivity(unchecked) private var rawBoundaries: [Int32] = []
+    @exclusivity(unchecked) private var rawHard: [UInt8] = []
     /// UTF-8 offsets of the boundaries found by the last ``run(_:)``, after 0 and
     /// including the text's end.
-    private(set) var boundaries: [Int] = []
+    @exclusivity(unchecked) private(set) var boundaries: [Int] = []
     /// Whether each boundary in ``boundaries`` is a mandatory line break.
-    private(set) var hard: [Bool] = []
+    @exclusivity(unchecked) private(set) var hard: [Bool] = []
 
     init(_ kind: Kind) {
         guard let handle = cicu_breaker_open(kind == .line ? Int32(CICU_BREAK_LINE) : Int32(CICU_BREAK_CHARACTER)) else {
