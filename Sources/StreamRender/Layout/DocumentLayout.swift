@@ -456,8 +456,9 @@ struct DocumentLayout {
 /// The prefix widths of paragraph formats, measured once per format and policy
 /// (shared by copies of a layout: formats never change once interned).
 final class PrefixWidths {
-    // (Caches of one layout, used from one thread: not checked for exclusive access
-    // at run time, which cost more than their lookups.)
+    // (Used by one thread at a time and never re-entrantly, also where copies of a
+    // layout share them: not checked for exclusive access at run time, which cost
+    // more than their lookups.)
     @exclusivity(unchecked) var widths: [Int32: (policy: WidthPolicy, first: Int, other: Int)] = [:]
 
     /// What lines of a format show around their text (prefixes cut to their columns,

@@ -245,7 +245,7 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// (Not checked for exclusive access at run time: only the renderer's own methods
     /// touch it, and the checks were a tenth of taking and giving back a line.)
     @exclusivity(unchecked) private var spareLines: [StyledLine] = []
-    /// Spare lines kept at most, and the most memory one holds (``StyledLine/heldBytes``).
+    /// Spare lines kept at most, and the most array memory one holds (``StyledLine/heldBytes``).
     static let spareLineCount = 256, spareLineBytes = 4096
 
     /// An empty line in `format`: a spare one when there is one.
@@ -265,7 +265,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     func recycle(_ lines: inout [StyledLine]) {
         while let line = lines.popLast() {
             if spareLines.count == Self.spareLineCount { break }
-            // (A line that holds nothing, a blank one, would only take a place.)
+            // (A line that holds nothing, a blank one, would only take a place. The
+            // styles and format a spare still names are kept by the document's tables
+            // anyway: it holds no memory but its arrays'. Emptied when taken.)
             let held = line.heldBytes
             if held > 0 && held <= Self.spareLineBytes { spareLines.append(line) }
         }

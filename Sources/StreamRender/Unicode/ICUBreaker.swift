@@ -10,8 +10,9 @@ final class ICUBreaker {
     enum Kind { case character, line }
 
     private let handle: OpaquePointer
-    // (Not checked for exclusive access at run time: a breaker has one owner, which
-    // calls it from one thread; the checks were a fifth of a short run.)
+    // (Not checked for exclusive access at run time: a breaker, even one that copies
+    // of a layout share, is used by one thread at a time and `run` calls nothing
+    // back; the checks were a fifth of a short run.)
     @exclusivity(unchecked) private var utf16: [UInt16] = []
     @exclusivity(unchecked) private var utf8Offsets: [Int32] = []
     @exclusivity(unchecked) private var rawBoundaries: [Int32] = []
