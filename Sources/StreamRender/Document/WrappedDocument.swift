@@ -330,7 +330,7 @@ public struct HistoryLimits: Hashable, Sendable {
         let styles = document.styles
         return paragraph.text.withUnsafeBufferPointer { buf in
             let range = from..<min(to, buf.count)
-            if !measures && !buf[range].contains(0x09) {
+            if !measures && !ByteSearch.contains(0x09, in: UnsafeBufferPointer(rebasing: buf[range])) {
                 if let pen { Self.appendStyled(buf, range, of: paragraph, styles: styles, into: &out, pen: pen) }
                 else { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[range])) }
                 return startColumn
