@@ -280,7 +280,7 @@ struct ParagraphWrapper {
             } else {
                 while i < n {
                     let (scalar, next) = DisplayWidth.decodeScalar(text, at: i)
-                    let w = scalar < 0x80 ? 1 : SimpleText.width(of: scalar)!
+                    let w = SimpleText.width(of: scalar)!
                     if column + w > width { break }
                     column += w
                     i = next

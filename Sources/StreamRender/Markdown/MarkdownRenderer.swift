@@ -54,7 +54,6 @@ import CMD4C
         self.runs = runs
     }
 
-
     /// The text in styled pieces, one a run (made from the flat text when read; set,
     /// a run a span, merged or not as given).
     ///
@@ -1662,12 +1661,12 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// Cell `c` as a line of its own (its runs as they are).
         func line(ofCell c: Int) -> StyledLine {
             let range = cells[c].runs
-            guard !range.isEmpty else { return StyledLine() }
+            var line = StyledLine()
+            guard !range.isEmpty else { return line }
             // (As `ParseTree.append(_:to:)` takes a leaf's.)
             let base = runStart(range.lowerBound)
-            var lineRuns = Array(runs[range])
-            for k in lineRuns.indices { lineRuns[k].end -= base }
-            return StyledLine(bytes: Array(bytes[base..<runs[range.upperBound - 1].end]), runs: lineRuns)
+            line.append(bytes[base..<runs[range.upperBound - 1].end], runs: runs[range], from: base)
+            return line
         }
 
         /// The cells of `row`, each as a line of its own.

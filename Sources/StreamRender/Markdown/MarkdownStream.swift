@@ -603,7 +603,7 @@
         // lazy continuation, and ends a list or quote it is not indented into (not a
         // table, which a region without `|` cannot hold, nor an HTML block).
         let startsHeading = !lastLineBlank && line.first == UInt8(ascii: "#") && Self.isATXHeading(line)
-            && !region.withUnsafeBufferPointer { ByteSearch.contains(UInt8(ascii: "|"), in: $0) }
+            && !ByteSearch.contains(UInt8(ascii: "|"), in: region)
         if !blank && (lastLineBlank || startsHeading) && !regionHasHTML, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
            line[k] != UInt8(ascii: "["), k == 0 || allPlain, !regionHasList || !Self.isListItem(line) {
             cutHolding()
@@ -760,9 +760,7 @@
         // reference definition on the next line, for a heading holding a `[`): final
         // at its line end (held with the read's other blocks), without a parse of the
         // next line to find that it starts a new block.
-        if continuing == nil && Self.isATXHeading(line) && !line.withUnsafeBufferPointer({ ByteSearch.contains(UInt8(ascii: "["), in: $0) }) {
-            cutHolding()
-        }
+        if continuing == nil && Self.isATXHeading(line) && !ByteSearch.contains(UInt8(ascii: "["), in: line) { cutHolding() }
     }
 
     private mutating func add(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?) {
@@ -1211,7 +1209,7 @@
     /// setext underline, no link reference definition.
     static func isPlainLine(_ line: [UInt8]) -> Bool {
         guard let k = blockStart(line) else { return false }
-        if line.withUnsafeBufferPointer({ ByteSearch.contains(UInt8(ascii: "|"), in: $0) }) || mayStartBlock(line) { return false }
+        if ByteSearch.contains(UInt8(ascii: "|"), in: line) || mayStartBlock(line) { return false }
         switch line[k] {
         case UInt8(ascii: "["), UInt8(ascii: ":"), UInt8(ascii: "<"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="):
             return false  // definitions, table delimiters, underlines

@@ -183,7 +183,7 @@ enum LineDrawer {
             let first = buf[i]
             let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
             defer { i = next }
-            let width = first < 0x80 ? 1 : SimpleText.width(of: scalar)!
+            let width = SimpleText.width(of: scalar)!
             guard column + width <= frame.width else { continue }
             let text = first < 0x80 ? asciiCells[Int(first)]
                 : String(decoding: UnsafeBufferPointer(rebasing: buf[i..<next]), as: UTF8.self)

@@ -203,7 +203,7 @@ public struct ANSIEncoder: Sendable {
         guard supported else { return body(&out) }
         var frame: [UInt8] = []
         body(&frame)
-        if frame.withUnsafeBufferPointer({ ByteSearch.contains(0x1B, in: $0) }) {
+        if ByteSearch.contains(0x1B, in: frame) {
             out.append(contentsOf: Array("\u{1B}[?2026h".utf8))
             out.append(contentsOf: frame)
             out.append(contentsOf: Array("\u{1B}[?2026l".utf8))

@@ -24,4 +24,12 @@ enum ByteSearch {
         guard let base = bytes.baseAddress else { return false }
         return find(byte, base, from: 0, to: bytes.count) < bytes.count
     }
+
+    /// Whether `byte` is in `bytes`.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    @inline(__always)
+    static func contains(_ byte: UInt8, in bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { contains(byte, in: $0) }
+    }
 }

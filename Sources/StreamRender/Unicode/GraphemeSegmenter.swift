@@ -201,10 +201,10 @@ public struct GraphemeSegmenter {
                 var isOther: Bool? = nil
                 while i < end {
                     let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
-                    let simple = knowsSimple ? Self.simpleWidth(scalar) : nil
+                    let simple = knowsSimple ? SimpleText.width(of: scalar) : nil
                     if next < end {
                         let after = DisplayWidth.decodeScalar(buf, at: next).0
-                        if simple != nil && Self.simpleWidth(after) != nil {
+                        if simple != nil && SimpleText.width(of: after) != nil {
                             // (Not known to be Other: Hangul syllables are LV or LVT.)
                             isOther = nil
                         } else {
@@ -257,13 +257,6 @@ public struct GraphemeSegmenter {
             i = end
         }
         return i
-    }
-
-    /// The width of printable ASCII or a simple scalar (`SimpleText.width(of:)`).
-    @inline(__always)
-    private static func simpleWidth(_ scalar: UInt32) -> Int? {
-        if scalar < 0x80 { return scalar >= 0x20 && scalar < 0x7F ? 1 : nil }
-        return SimpleText.width(of: scalar)
     }
 
     /// Grapheme_Cluster_Break=Other: printable ASCII, and what ICU says of the rest.

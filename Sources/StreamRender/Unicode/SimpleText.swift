@@ -43,7 +43,7 @@ enum SimpleText {
     }
 
     /// The width of `scalar` if it is in one of the ranges the fast paths
-    /// take, with ambiguous characters narrow: Latin-1 (not the soft hyphen), Latin
+    /// take, with ambiguous characters narrow: printable ASCII, Latin-1 (not the soft hyphen), Latin
     /// Extended-A and -B, the Greek and Cyrillic letters (not Cyrillic's combining
     /// marks U+0483-U+0489), dashes,
     /// quotes and bullets (U+2010-U+2027), superscripts and subscripts, box drawing
@@ -56,6 +56,7 @@ enum SimpleText {
     @inline(__always)
     static func width(of scalar: UInt32) -> Int? {
         switch scalar {
+        case 0x20...0x7E: return 1
         case 0xA1...0xFF where scalar != 0xAD: return 1
         case 0x100...0x24F, 0x386, 0x388...0x38A, 0x38C, 0x38E...0x3A1, 0x3A3...0x3CE, 0x400...0x481, 0x48A...0x52F: return 1
         case 0x2010...0x2027, 0x2070...0x2071, 0x2074...0x208E, 0x2090...0x209C, 0x2500...0x257F: return 1
