@@ -227,6 +227,12 @@ public final class AnswerModel: ResponseRouting {
         var settings = answer.layout.settings
         settings.width = max(1, width)
         answer.resize(to: settings)
+        // The open block is rendered again at the new width: the reveal position is
+        // found again in its new text before a presenter draws.
+        if revealLimit != nil {
+            answer.updateProvisional()
+            revealLimit = paced.limitAgain(in: answer.document, inputEnded: inputEnded)
+        }
         dirty = true
     }
 

@@ -27,6 +27,17 @@ struct PacedReveal {
         return pacer!.tick(at: time)
     }
 
+    /// Where the units already revealed end in `document` as it is now: after a
+    /// resize, markdown's open block is rendered again at the new width, and a
+    /// position found in its old text could fall anywhere in the new (inside a
+    /// character). Nil without a pacer.
+    ///
+    /// - Complexity: as ``RevealTracker/position(after:wholeWords:in:)``.
+    mutating func limitAgain(in document: StyledDocument, inputEnded: Bool) -> TextPosition? {
+        guard let pacer else { return nil }
+        return limit(after: pacer.revealed, in: document, inputEnded: inputEnded)
+    }
+
     /// Where the text revealed after `units` units ends (nil: all of it is shown, or
     /// there is no pacer); the pacer learns where a whole word took it.
     ///

@@ -99,6 +99,14 @@ struct FullscreenView {
     ///
     /// - Complexity: as `WrappedDocument.resize(to:)` plus one frame.
     mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
+        relayout(to: settings, height: height, into: &out)
+        frame(into: &out)
+    }
+
+    /// ``resize(to:height:into:)`` without the repaint (the next ``frame(into:)`` draws).
+    ///
+    /// - Complexity: as `WrappedDocument.resize(to:)`.
+    mutating func relayout(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
         self.height = max(1, height)
         view.resize(to: settings)
         if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
@@ -107,7 +115,6 @@ struct FullscreenView {
         encoder.cursor = nil
         shown = Frame(width: settings.width, height: self.height)
         shownTop = Int.min / 2  // no scrolling into a repaint
-        frame(into: &out)
     }
 
     /// Leaves the alternate screen for now (before the process stops on Ctrl-Z); the

@@ -35,6 +35,16 @@ public struct InlineView {
     /// Where the final text written so far ends (lines are clipped to start here,
     /// which matters only after a resize re-wrapped a paragraph half written).
     private var finalEnd: TextPosition? = nil
+    /// Text a terminal narrowed on a resize pushed into its scrollback from the top of
+    /// the live region (the region re-wrapped taller than the screen): it cannot be
+    /// erased, so it is not drawn again. Lines are clipped to start here until the final
+    /// text written reaches it.
+    private var pushedOut: TextPosition? = nil
+    /// The lines drawn on the live region's rows (from its top), as clipped, and
+    /// whether the first follows the text written (no line between them is held back,
+    /// as the top of an open block taller than the region is).
+    private var regionLines: [VisualLine] = []
+    private var regionFollowsWritten = true
     /// How the rows of an empty region (every batch of final rows after a frame's
     /// first) are written; tests compare the bytes of the three.
     enum NewRows {
@@ -54,6 +64,10 @@ public struct InlineView {
     public private(set) var bytesWritten = 0
     /// Frames written so far.
     public private(set) var framesWritten = 0
+    /// Rows a terminal narrowed on a resize pushed into its scrollback that are written
+    /// again later: the top of the live region showed the end of an open block taller
+    /// than the region, whose beginning is written (before them) when it is final.
+    public private(set) var rowsRepeatedByResizes = 0
     private var finished = false
     /// The pacer's reveal position: text after it is not shown yet (nil: all of it).
     /// Final lines not wholly revealed wait in the live region.
@@ -111,22 +125,30 @@ public struct InlineView {
         view.updateProvisional()
         let finals: [VisualLine]
         var live: [VisualLine] = []
+        var provisional = finished ? [] : view.layout.provisionalLines(in: view.document)
+        if let pushedOut {
+            // (In the scrollback already.)
+            pendingFinal.removeAll { Self.ends($0, atOrBefore: pushedOut) }
+            provisional.removeAll { Self.ends($0, atOrBefore: pushedOut) }
+        }
         if let limit = revealLimit {
             // Final lines go into the scrollback once wholly revealed; the rest wait.
             let revealed = wholeRows(pendingFinal.firstIndex { !$0.isRevealed(to: limit) } ?? pendingFinal.count)
             finals = Array(pendingFinal[..<revealed])
             pendingFinal.removeFirst(revealed)
             var shown: [VisualLine] = []
-            for line in pendingFinal + (finished ? [] : view.layout.provisionalLines(in: view.document)) {
+            for line in pendingFinal + provisional {
                 guard line.isVisible(revealedTo: limit) else { break }
                 shown.append(line.clipped(revealedTo: limit))
             }
             live = Array(shown.suffix(liveRows))
+            regionFollowsWritten = shown.count <= liveRows
         } else {
             let count = wholeRows(pendingFinal.count)
             finals = Array(pendingFinal[..<count])
             pendingFinal.removeFirst(count)
-            if !finished { live = Array((pendingFinal + view.layout.provisionalLines(in: view.document)).suffix(liveRows)) }
+            if !finished { live = Array((pendingFinal + provisional).suffix(liveRows)) }
+            regionFollowsWritten = pendingFinal.count + provisional.count <= liveRows
         }
         // Done: everything is final and written.
         let done = finished && pendingFinal.isEmpty
@@ -237,9 +259,12 @@ public struct InlineView {
                 encoder.move(to: after, 0, frame: Frame(width: width, height: after + 1), styles: view.document.styles, into: &out)
             }
         }
+        regionLines.removeAll(keepingCapacity: true)
+        if !done { for line in live { regionLines.append(clipped(line)) } }
         // (Set after the final rows are drawn: they are clipped to start there.)
         if let last = finals.last {
             finalEnd = TextPosition(paragraph: last.paragraph, offset: last.end)
+            if let pushedOut, finalEnd! >= pushedOut { self.pushedOut = nil }
         }
         // The final rows are now history: the region starts after them.
         shown.reset(width: width, height: rows - finals.count)
@@ -291,6 +316,14 @@ public struct InlineView {
     ///
     /// - Complexity: as `WrappedDocument.resize(to:)` plus one frame.
     public mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
+        relayout(to: settings, height: height, into: &out)
+        frame(into: &out)
+    }
+
+    /// ``resize(to:height:into:)`` without the repaint (the next ``frame(into:)`` draws).
+    ///
+    /// - Complexity: as `WrappedDocument.resize(to:)`.
+    public mutating func relayout(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
         self.height = max(1, height)
         suspend(into: &out, reflowedTo: settings.width)
         view.resize(to: settings)
@@ -299,8 +332,7 @@ public struct InlineView {
         written = []
         // Everything final after the written text is written at the new width (clipped
         // to start where the written text ended); the live tail is redrawn below it.
-        pendingFinal = view.finalLines(after: finalEnd)
-        frame(into: &out)
+        pendingFinal = view.finalLines(after: writtenEnd)
     }
 
     /// Clears the live region so other text (messages on standard error) can be
@@ -321,9 +353,12 @@ public struct InlineView {
             var up = at.row
             if let newWidth, newWidth < shown.width {
                 up = 0
-                for r in 0..<min(at.row, shown.height) { up += reflow(row: r, to: newWidth, column: nil) }
-                if at.row < shown.height { up += reflow(row: at.row, to: newWidth, column: at.column) }
+                for r in 0..<min(at.row, shown.height) { up += reflow(row: r, to: newWidth).count }
+                if at.row < shown.height { up += reflow(row: at.row, to: newWidth, cursor: at.column).count - 1 }
+                notePushedOut(reflowedTo: newWidth, cursor: at)
             }
+            // (Moving up stops at the screen's top row: what the terminal pushed into
+            // its scrollback stays there.)
             out.append(contentsOf: ANSIEncoder.eraseBelow(afterMovingUp: up))
         } else if let at = encoder.cursor {
             // The cursor is on a final row: blank final rows after it (a paragraph's
@@ -337,25 +372,70 @@ public struct InlineView {
         encoder.existingRows = 1
         shown = Frame(width: view.layout.settings.width, height: 0)
         written = []
+        regionLines = []
+    }
+
+    /// The region narrowed to `newWidth` may re-wrap into more rows than the screen
+    /// has (``height``): a terminal keeps the bottom rows (to the cursor's, or the last
+    /// with text) on the screen and pushes the top ones into its scrollback (tmux does,
+    /// as the tests' model terminal). The text of those rows is noted in ``pushedOut``.
+    /// (Not when lines before the region are held back: they are written later, before
+    /// the text pushed out, which is then in the scrollback twice, not out of order;
+    /// ``rowsRepeatedByResizes`` counts them.)
+    private mutating func notePushedOut(reflowedTo newWidth: Int, cursor: (row: Int, column: Int)) {
+        guard shown.height > 0 else { return }
+        var last = cursor.row
+        for r in 0..<shown.height where shown.textEnd(row: r) > 0 { last = max(last, r) }
+        // Each row's reflowed rows (the cursor's row reaches at least the cursor; rows
+        // below the region down to the cursor are blank, one each).
+        let rows = (0...last).map { r -> [Int] in
+            guard r < shown.height else { return [0] }
+            let text = reflow(row: r, to: newWidth)
+            guard r == cursor.row, case let toCursor = reflow(row: r, to: newWidth, cursor: cursor.column),
+                  toCursor.count > text.count else { return text }
+            return toCursor
+        }
+        var lost = rows.reduce(0) { $0 + $1.count } - height
+        guard lost > 0, regionFollowsWritten else { return rowsRepeatedByResizes += max(0, lost) }
+        for (r, starts) in rows.enumerated() where lost > 0 && r < regionLines.count {  // (not the status line)
+            let line = regionLines[r]
+            let whole = lost >= starts.count
+            let end = whole ? line.end : LineDrawer.offset(ofColumn: starts[lost], in: line, view: view, splitter: splitter)
+            let position = TextPosition(paragraph: line.paragraph, offset: end)
+            if (whole || end > line.start) && pushedOut.map({ position > $0 }) ?? true { pushedOut = position }
+            lost -= starts.count
+        }
+    }
+
+    /// Where the text in the terminal ends: the final text written, or what a resize
+    /// pushed out, whichever goes further.
+    private var writtenEnd: TextPosition? {
+        guard let pushedOut else { return finalEnd }
+        guard let finalEnd else { return pushedOut }
+        return max(finalEnd, pushedOut)
+    }
+
+    /// Whether `line` ends at or before `position` (and so is wholly before it).
+    private static func ends(_ line: VisualLine, atOrBefore position: TextPosition) -> Bool {
+        line.paragraph < position.paragraph || (line.paragraph == position.paragraph && line.end <= position.offset)
     }
 
     /// How a terminal narrowed to `newWidth` re-wraps row `r` of the region (its text
-    /// up to the last non-blank cell, a wide cell never split): the number of rows it
-    /// takes, or with `column`, the index of the row that cell (the cursor) lands on.
+    /// up to the last non-blank cell, a wide cell never split): the column each of the
+    /// rows it takes starts at; with `cursor`, only up to the row that cell lands on.
     /// (The region's rows are never ones the terminal wrapped: only final rows are.)
-    private func reflow(row r: Int, to newWidth: Int, column: Int?) -> Int {
+    private func reflow(row r: Int, to newWidth: Int, cursor: Int? = nil) -> [Int] {
         var end = 0
         for c in 0..<shown.width where !shown[r, c].isPlainBlank { end = c + 1 }
-        var rows = 0, used = 0
-        for c in 0..<max(end, min(column ?? 0, shown.width)) {
-            if let column, c == column { return rows }
+        var starts = [0], used = 0
+        for c in 0..<max(end, min(cursor ?? 0, shown.width)) {
+            if let cursor, c == cursor { return starts }
             let w = c < shown.width ? Int(shown[r, c].width) : 1
             if w == 0 { continue }
-            if used + w > newWidth { rows += 1; used = 0 }
+            if used + w > newWidth { starts.append(c); used = 0 }
             used += w
         }
-        if column != nil { return rows }  // the cursor is after the text
-        return rows + 1
+        return starts
     }
 
     /// Rows the live lines may take: the region is at most `height - 1` rows (all of it
@@ -379,14 +459,22 @@ public struct InlineView {
     /// `terminalWraps`: a code row cut where the terminal wraps goes on in the next row
     /// by that wrap (final rows, written once).
     private func draw<Sink: CellSink>(_ line: VisualLine, row: Int, in frame: inout Sink, terminalWraps: Bool = false) {
-        var clipped = line
-        if let finalEnd, line.paragraph == finalEnd.paragraph && finalEnd.offset > line.start {
-            clipped.start = min(finalEnd.offset, line.end)
-            // The spaces the old wrap dropped do not start the rest of the line.
-            let text = view.document[paragraph: line.paragraph].text
-            while clipped.start < clipped.end && text[clipped.start] == 0x20 { clipped.start += 1 }
-        }
-        LineDrawer.draw(clipped, row: row, in: &frame, view: view,
+        LineDrawer.draw(clipped(line), row: row, in: &frame, view: view,
                         splitter: splitter, revealedTo: revealLimit, terminalWraps: terminalWraps)
+    }
+
+    /// `line` from where the text already in the terminal (final, or pushed out by a
+    /// resize) ends, if that is inside it.
+    private func clipped(_ line: VisualLine) -> VisualLine {
+        var clipped = line
+        guard let from = writtenEnd, line.paragraph == from.paragraph && from.offset > line.start else { return line }
+        clipped.start = min(from.offset, line.end)
+        let text = view.document[paragraph: line.paragraph].text
+        // (A position in markdown's open block, pushed out, is in text rendered since:
+        // never inside a character.)
+        while clipped.start < clipped.end && text[clipped.start] & 0xC0 == 0x80 { clipped.start += 1 }
+        // The spaces the old wrap dropped do not start the rest of the line.
+        while clipped.start < clipped.end && text[clipped.start] == 0x20 { clipped.start += 1 }
+        return clipped
     }
 }

@@ -33,26 +33,8 @@ enum LineDrawer {
             guard ByteSearch.contains(0x09, in: text) else {
                 return cells(text, from: start, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter)
             }
-            // Tabs become spaces first (as `plainText` shows them), so zero-width text
-            // after a tab joins its last space as it would join any other cell.
-            // A tab is cut where the layout cut it: at the width left after the prefix.
-            var textSettings = settings
-            textSettings.width = max(1, settings.width - decoration.textColumn)
-            var expanded: [UInt8] = []
-            var origin: [Int] = []
-            _ = textSettings.expandingTabs(buf, start..<line.end, startColumn: 0, measure: { run in
-                var width = 0
-                splitter.forEachCell(in: run) { _, w in width += w }
-                return width
-            }) { run, spaces, from in
-                if let run {
-                    expanded.append(contentsOf: run)
-                    origin.append(contentsOf: from..<(from + run.count))
-                } else {
-                    expanded.append(contentsOf: repeatElement(0x20, count: spaces))
-                    origin.append(contentsOf: repeatElement(from, count: spaces))
-                }
-            }
+            let (expanded, origin) = expandingTabs(buf, start..<line.end, textColumn: decoration.textColumn,
+                                                   settings: settings, splitter: splitter)
             expanded.withUnsafeBufferPointer { expanded in
                 cells(expanded, origin: origin, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter)
             }
@@ -70,6 +52,64 @@ enum LineDrawer {
                 column = put(fill, at: column, row: row, in: &frame, document: document, splitter: splitter)
             }
         }
+    }
+
+    /// Tabs in `range` of `buf` made spaces (as `plainText` shows them), so zero-width
+    /// text after a tab joins its last space as it would join any other cell; a tab is
+    /// cut where the layout cut it, at the width left after the prefix. `origin[k]`: the
+    /// offset the byte at `k` came from.
+    ///
+    /// - Complexity: O(n) in the bytes.
+    private static func expandingTabs(_ buf: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, textColumn: Int,
+                                      settings: LayoutSettings, splitter: CellSplitter) -> (bytes: [UInt8], origin: [Int]) {
+        var textSettings = settings
+        textSettings.width = max(1, settings.width - textColumn)
+        var expanded: [UInt8] = []
+        var origin: [Int] = []
+        _ = textSettings.expandingTabs(buf, range, startColumn: 0, measure: { run in
+            var width = 0
+            splitter.forEachCell(in: run) { _, w in width += w }
+            return width
+        }) { run, spaces, from in
+            if let run {
+                expanded.append(contentsOf: run)
+                origin.append(contentsOf: from..<(from + run.count))
+            } else {
+                expanded.append(contentsOf: repeatElement(0x20, count: spaces))
+                origin.append(contentsOf: repeatElement(from, count: spaces))
+            }
+        }
+        return (expanded, origin)
+    }
+
+    /// Where in its paragraph the first cell ``draw(_:row:in:view:splitter:revealedTo:terminalWraps:)``
+    /// puts at `target` or after it starts (the columns of a wide cell are not split);
+    /// `line.end` when the text ends before `target`, `line.start` when `target` is in
+    /// the prefix.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    static func offset(ofColumn target: Int, in line: VisualLine, view: WrappedDocument, splitter: CellSplitter) -> Int {
+        let decoration = view.decoration(of: line)
+        guard !line.isReplacement, target > decoration.textColumn,
+              view.document.paragraphNumbers.contains(line.paragraph) else { return line.start }
+        var column = decoration.textColumn, found = line.end
+        view.document[paragraph: line.paragraph].text.withUnsafeBufferPointer { buf in
+            // (Cells past the width are not drawn, as in `cells`.)
+            func walk(_ text: UnsafeBufferPointer<UInt8>, origin: (Int) -> Int) {
+                splitter.forEachCell(in: text) { range, width in
+                    guard found == line.end, column + width <= view.layout.settings.width else { return }
+                    if column >= target { found = origin(range.lowerBound) }
+                    column += width
+                }
+            }
+            guard ByteSearch.contains(0x09, in: UnsafeBufferPointer(rebasing: buf[line.start..<line.end])) else {
+                return walk(UnsafeBufferPointer(rebasing: buf[line.start..<line.end])) { line.start + $0 }
+            }
+            let (expanded, origin) = expandingTabs(buf, line.start..<line.end, textColumn: decoration.textColumn,
+                                                   settings: view.layout.settings, splitter: splitter)
+            expanded.withUnsafeBufferPointer { walk($0) { origin[$0] } }
+        }
+        return found
     }
 
     /// Draws the cells of `buf` from `column` on; the byte at `k` came from offset

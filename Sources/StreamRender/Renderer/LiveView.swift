@@ -41,6 +41,9 @@
     mutating func frame(into out: inout [UInt8])
     /// Re-wraps at a new size and repaints.
     mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8])
+    /// ``resize(to:height:into:)`` without the repaint: the next ``frame(into:)`` draws
+    /// (the renderer finds the reveal position in the re-rendered text in between).
+    mutating func relayout(to settings: LayoutSettings, height: Int, into out: inout [UInt8])
     /// Gives the normal screen back (before messages, or before the process stops on
     /// Ctrl-Z); the next frame draws the view again.
     mutating func suspend(into out: inout [UInt8])

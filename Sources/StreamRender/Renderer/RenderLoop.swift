@@ -76,7 +76,7 @@ public struct RenderLoop {
             }
             if count == 0 { break }
             buffer.withUnsafeBufferPointer { renderer.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
-            renderer.tick()
+            tick()
             if sink.isBroken { return .brokenPipe }
         }
         return drainAndFinish()
@@ -121,7 +121,7 @@ public struct RenderLoop {
                 }
             }
             renderer.feed(chunk.bytes)
-            renderer.tick()
+            tick()
             if sink.isBroken { return .brokenPipe }
         }
         return drainAndFinish()
@@ -141,17 +141,32 @@ public struct RenderLoop {
         if woken.signals {
             if let ending = handleSignals() { return .signal(ending) }
         }
-        renderer.tick()
+        tick()
         if sink.isBroken { return .broken }
         if woken.input { return .input }
         return woken.ready ? .signal(nil) : .timeout
     }
 
+    /// Draws a due frame, at the terminal's size: a resize not yet heard of (its signal
+    /// came while input was read and fed) is drawn first, so no frame goes out at a
+    /// width the terminal no longer has (it would wrap rows the view does not know of).
+    private func tick() {
+        if let size = terminal.size, case let wanted = fitted(size), wanted != renderer.viewSize {
+            renderer.resize(width: wanted.width, height: wanted.height)
+        }
+        renderer.tick()
+    }
+
+    /// The terminal's size within the sizes asked for.
+    private func fitted(_ size: (columns: Int, rows: Int)) -> (width: Int, height: Int) {
+        (min(explicitWidth ?? size.columns, size.columns), min(explicitHeight ?? size.rows, size.rows))
+    }
+
     /// Re-wraps at the terminal's size (within the sizes asked for) and repaints.
     private func resizeToTerminal() {
         guard let size = terminal.size else { return }
-        renderer.resize(width: min(explicitWidth ?? size.columns, size.columns),
-                        height: min(explicitHeight ?? size.rows, size.rows))
+        let wanted = fitted(size)
+        renderer.resize(width: wanted.width, height: wanted.height)
     }
 
     private mutating func handleSignals() -> Ending? {

@@ -335,7 +335,14 @@ public final class StreamRenderer: ResponseRouting {
         var settings = live.view.layout.settings
         settings.width = max(1, width)
         self.height = max(1, height)
-        live.resize(to: settings, height: self.height, into: &out)
+        live.relayout(to: settings, height: self.height, into: &out)
+        // The open block is rendered again at the new width: the reveal position is
+        // found again in its new text before the frame draws up to it.
+        if live.revealLimit != nil {
+            live.updateProvisional()
+            live.revealLimit = paced.limitAgain(in: live.view.document, inputEnded: inputEnded)
+        }
+        live.frame(into: &out)
         flushOut()
         lastFrame = now()
     }
@@ -650,7 +657,11 @@ public final class StreamRenderer: ResponseRouting {
         let v = live.view
         var lines: [String] = []
         switch configuration.output {
-        case .inline: lines.append("live view: inline, \(live.framesWritten) frames, \(live.bytesWritten) bytes")
+        case .inline:
+            lines.append("live view: inline, \(live.framesWritten) frames, \(live.bytesWritten) bytes")
+            if let repeated = (live as? InlineView)?.rowsRepeatedByResizes, repeated > 0 {
+                lines.append("resizes: \(repeated) rows left in the scrollback twice (an open block taller than the live region narrowed)")
+            }
         case .fullscreen: lines.append("live view: fullscreen, \(live.framesWritten) frames, \(live.bytesWritten) bytes")
         case .plain: lines.append("plain output: \(live.bytesWritten) bytes in \(live.framesWritten) writes")
         }

@@ -203,3 +203,44 @@ extension Array {
         stride(from: 0, to: self.count, by: count).map { self[$0..<Swift.min(self.count, $0 + count)] }
     }
 }
+
+extension AnswerModelTests {
+    /// A pane narrowed while the pacer is inside an open table whose cells are all
+    /// multi-byte: the table is rendered again at the pane's new width, and the pane
+    /// draws up to the same units in that new text (the old position mostly fell inside
+    /// a character there), not the old rendering wrapped again. The end is the table at
+    /// the new width.
+    @Test func aNarrowedPaneRevealsTheSameUnitsOfAnOpenTable() {
+        let rows = (0..<6).map { k in "| 東京\(k) | 音楽がよく似合う | 静かな夜 |" }
+        let table = Array(("| 都市 | 音楽 | 夜 |\n|---|---|---|\n" + rows.joined(separator: "\n") + "\n").utf8)
+        for step in stride(from: 2, through: 80, by: 3) {
+            let clock = ManualClock()
+            let model = AnswerModel(configuration: AnswerModel.Configuration(layout: LayoutSettings(width: 44),
+                                                                             pacing: .init(pace: 100)), clock: clock)
+            var screen = PaneViewTests.Screen(width: 44, height: 20, policy: .grapheme)
+            var presenter = PanePresenter()
+            model.feed(table)
+            for _ in 0..<step {
+                model.tick(now: model.currentTime)
+                clock.advance(by: .milliseconds(16))
+            }
+            presenter.render(model, into: &screen.frame, area: Rect(top: 0, left: 0, width: 44, height: 20), styles: &screen.styles)
+            let narrow = Rect(top: 0, left: 0, width: 31, height: 20)
+            presenter.render(model, into: &screen.frame, area: narrow, styles: &screen.styles)
+            screen.flush()
+            // At once the table at its new width, up to where the pacer is: each row a
+            // prefix of the final row.
+            let final = Self.plainTail(table, width: 31, height: 20)
+            let first = screen.rows(narrow)
+            #expect(zip(first, final).allSatisfy { $1.hasPrefix($0) }, "step \(step): \(first)")
+            model.finish()
+            while !model.isDone {
+                clock.advance(by: .milliseconds(16))
+                if model.tick(now: model.currentTime) { presenter.render(model, into: &screen.frame, area: narrow, styles: &screen.styles) }
+            }
+            presenter.render(model, into: &screen.frame, area: narrow, styles: &screen.styles)
+            screen.flush()
+            #expect(screen.rows(narrow) == final, "step \(step)")
+        }
+    }
+}

@@ -58,6 +58,14 @@ import Testing
             if let due = renderer.nextFrameTime, due <= now, renderer.tick() { apply(); onFrame?(now, self) }
         }
 
+        /// The terminal becomes `width` columns wide (re-wrapping its rows), then the
+        /// renderer hears of it.
+        func resize(width: Int) {
+            model.resize(width: width)
+            renderer.resize(width: width, height: model.height)
+            apply()
+        }
+
         /// Ends the input at `time`, draws the drain's frames, and finishes.
         @discardableResult
         func end(at time: Duration) -> StreamRenderer.Outcome {
@@ -297,5 +305,96 @@ import Testing
         h.model.apply(h.sink.bytes)
         #expect(outcome.ending == .interrupted)
         #expect(h.visibleLetters == Array(text.filter { !$0.isWhitespace }))
+    }
+}
+
+extension PacedRendererTests {
+    /// A resize while the pacer is inside an open table whose cells are all multi-byte
+    /// (CJK between box drawing): the table is rendered again at the new width, and
+    /// the frame drawn for the resize reveals up to the same units in that new text
+    /// (the old position mostly fell inside a character there: the drawer read past
+    /// a cut character).
+    @Test func aResizeInsideAnOpenTableRevealsTheSameUnitsInItsNewText() {
+        let rows = (0..<6).map { k in "| 東京\(k) | 音楽がよく似合う | 静かな夜 |" }
+        let table = "| 都市 | 音楽 | 夜 |\n|---|---|---|\n" + rows.joined(separator: "\n") + "\n"
+        for output in [StreamRenderer.Configuration.Output.inline, .fullscreen] {
+            for step in stride(from: 5, through: 120, by: 5) {
+                for width in [20, 31] {
+                    let h = Harness(output: output, width: 44, height: 20, markdown: true, pacing: .init(pace: 100))
+                    h.feed(Array(table.utf8), at: .zero)
+                    h.run(until: .milliseconds(step * 10))
+                    h.resize(width: width)
+                    h.end(at: h.now + .milliseconds(10))
+                    #expect(h.model.unknown.isEmpty && h.model.violations.isEmpty, "\(output) step \(step) width \(width)")
+                    // Nothing was final before the resize (the table is one open block).
+                    let reference = Harness(output: output, width: width, height: 20, markdown: true, pacing: nil)
+                    reference.feed(Array(table.utf8), at: .zero)
+                    reference.end(at: .zero)
+                    #expect(h.transcript == reference.transcript, "\(output) step \(step) width \(width)")
+                }
+            }
+        }
+    }
+
+    /// Resizes mid-stream, paced and not, in the model terminal (which re-wraps its rows
+    /// as tmux does): a narrowing by half re-wraps a full live region into more rows
+    /// than the screen has, and the terminal pushes the top ones into its scrollback,
+    /// where they cannot be erased. The view does not draw that text again, so every
+    /// letter of the answer ends in the terminal once. (Except when the region showed
+    /// the end of an open block taller than itself: its beginning is written before
+    /// the rows pushed out, which the statistics count; then no letter is lost and at
+    /// most those rows are repeated.)
+    @Test func resizesMidStreamLeaveEveryLetterOnce() {
+        let seed = TestSeed.base(1214)
+        var rng = SeededGenerator(seed: seed)
+        let bytes = Fixtures.data("sse/coding-answer.anthropic.sse")
+        // Letters only: tables, rules and code continuation marks differ with the width.
+        func letters(_ rows: [String]) -> [Character] {
+            rows.joined().filter { c in
+                !c.isWhitespace && c != "↪" && !c.unicodeScalars.contains { (0x2500...0x257F).contains($0.value) }
+            }.sorted()
+        }
+        let reference = Harness(width: 50, height: 12, format: .auto, markdown: true, pacing: nil)
+        reference.feed(bytes, at: .zero)
+        reference.end(at: .zero)
+        for round in 0..<16 {
+            // Unpaced, paced by clusters, paced by words.
+            let pacing: Pacer.Settings? = round % 3 == 0 ? nil : .init(pace: Double(Int.random(in: 100...800, using: &rng)),
+                                                                         revealsWords: round % 3 == 2)
+            let h = Harness(width: 50, height: 12, format: .auto, markdown: true, pacing: pacing)
+            let schedule = Self.schedule(bytes, &rng)
+            // Wider and narrower by turns (a narrowing by half re-wraps a full region
+            // into twice its rows, more than the screen has).
+            let resizes = Set((0..<8).map { _ in Int.random(in: 0..<schedule.count, using: &rng) })
+            let widths = [61, 32, 44, 32]
+            var resized = 0
+            for (k, (time, chunk)) in schedule.enumerated() {
+                h.feed(chunk, at: time)
+                if resizes.contains(k) {
+                    h.resize(width: widths[resized % widths.count])
+                    resized += 1
+                }
+            }
+            h.end(at: h.now + .milliseconds(50))
+            #expect(h.model.unknown.isEmpty && h.model.violations.isEmpty, "seed \(seed) round \(round)")
+            let repeated = h.renderer.statistics.lazy.compactMap { line -> Int? in
+                guard line.hasPrefix("resizes: ") else { return nil }
+                return Int(line.dropFirst(9).prefix { $0.isNumber })
+            }.first ?? 0
+            let diff = letters(h.transcript).difference(from: letters(reference.transcript))
+            let changes = diff.map { change -> String in
+                switch change {
+                case .insert(_, let c, _): "+\(c)"
+                case .remove(_, let c, _): "-\(c)"
+                }
+            }.joined(separator: " ")
+            let exact = diff.isEmpty, nothingLost = diff.removals.isEmpty, extra = diff.insertions.count
+            if repeated == 0 {
+                #expect(exact, "seed \(seed) round \(round): \(changes)")
+            } else {
+                #expect(nothingLost && extra <= repeated * 61,
+                        "seed \(seed) round \(round), \(repeated) rows repeated: \(changes)")
+            }
+        }
     }
 }
