@@ -310,6 +310,9 @@ struct ModelTerminal {
     mutating func resize(width newWidth: Int) {
         var rows: [[Cell]] = []
         var cursorAt = (row: 0, column: 0)
+        // A cursor waiting to wrap is after the last column, as tmux keeps it (its row
+        // re-wraps to there, and the cursor lands after the row's last cell).
+        let column = wrapPending ? width : self.column
         for r in 0..<height {
             var cells: [Cell] = []
             var end = 0
@@ -352,7 +355,7 @@ struct ModelTerminal {
         width = newWidth
         screen = next
         row = max(0, cursorAt.row - excess)
-        column = min(cursorAt.column, newWidth - 1)
+        self.column = min(cursorAt.column, newWidth - 1)
         wrapPending = false
         scrollBottom = height - 1
     }
