@@ -767,7 +767,11 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// A struct the md4c callbacks reach through a pointer: no reference counting of
     /// the builder and no run-time exclusivity checks per callback (issue 24).
     private struct Builder {
-        let options: InlineOptions
+        /// The renderer's inline options, read in place (a copy in each parse's builder
+        /// cost a thousand instructions a parse).
+        var options: InlineOptions {
+            _read { yield renderer.inlineOptions }
+        }
         /// The parse so far.
         var tree = ParseTree()
         /// Whether the document has been left (the tree is whole).
@@ -803,15 +807,12 @@ public struct MarkdownOptions: Hashable, Sendable {
             var kept: [Bool] = []
         }
 
-        init(options: InlineOptions, renderer: MarkdownRenderer, buffers: Buffers?) {
-            self.options = options
+        init(renderer: MarkdownRenderer, buffers: consuming Buffers) {
             self.renderer = renderer
-            if let buffers {
-                stack = buffers.stack
-                spanStyles = buffers.spanStyles
-                spanTypes = buffers.spanTypes
-                kept = buffers.kept
-            }
+            swap(&stack, &buffers.stack)
+            swap(&spanStyles, &buffers.spanStyles)
+            swap(&spanTypes, &buffers.spanTypes)
+            swap(&kept, &buffers.kept)
             spanStyles.append(.plain)
         }
 
@@ -1161,13 +1162,12 @@ public struct MarkdownOptions: Hashable, Sendable {
 
         mutating func enterSpan(_ type: MD_SPANTYPE, _ detail: UnsafeMutableRawPointer?) {
             if structureOnly { return }
-            let theme = options
             var style = spanStyles[spanStyles.count - 1]
             switch type {
-            case MD_SPAN_EM: style = style.merged(with: theme.emphasis)
-            case MD_SPAN_STRONG: style = style.merged(with: theme.strong)
-            case MD_SPAN_DEL: style = style.merged(with: theme.strikethrough)
-            case MD_SPAN_CODE: style = style.merged(with: theme.inlineCode)
+            case MD_SPAN_EM: style = style.merged(with: options.emphasis)
+            case MD_SPAN_STRONG: style = style.merged(with: options.strong)
+            case MD_SPAN_DEL: style = style.merged(with: options.strikethrough)
+            case MD_SPAN_CODE: style = style.merged(with: options.inlineCode)
             case MD_SPAN_LATEXMATH, MD_SPAN_LATEXMATH_DISPLAY:
                 mathSpan = ("", type == MD_SPAN_LATEXMATH_DISPLAY, nil)
             case MD_SPAN_A, MD_SPAN_IMG:
@@ -1178,7 +1178,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 _ = leaf()
                 links.append((href, tree.bytes.count, isImage))
                 if !isImage {
-                    var link = theme.link
+                    var link = options.link
                     if options.hyperlinks, !href.isEmpty { link.hyperlink = href }
                     style = style.merged(with: link)
                 }
@@ -1251,7 +1251,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         defer { if appended { text.removeLast() } }
         parseCount += 1
         parsedBytes += count
-        var builder = Builder(options: inlineOptions, renderer: self, buffers: spareBuilderBuffers.take())
+        var builder = Builder(renderer: self, buffers: spareBuilderBuffers.take() ?? Builder.Buffers())
         builder.structureOnly = structureOnly
         // Room for most parses at once (a block a few dozen bytes, text about the input's size).
         builder.tree.nodes.reserveCapacity(8 + count / 32)
