@@ -49,6 +49,15 @@ public struct HistoryLimits: Hashable, Sendable {
     /// (a retain of each of its buffers) on every append.
     private let hasMarkdown: Bool
 
+    /// Whether the text the provisional paragraphs show now keeps its place as more
+    /// arrives and at any width (only a fenced code block's last line is provisional).
+    ///
+    /// - Complexity: O(1).
+    var provisionalTextOnlyGrows: Bool {
+        guard hasMarkdown else { return true }
+        return markdown!.isInFence
+    }
+
     /// `markdown`: render the text as markdown with these options (their width and
     /// policy are taken from `settings`).
     public init(settings: LayoutSettings, limits: HistoryLimits = .standard,

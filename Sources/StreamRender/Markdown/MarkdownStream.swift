@@ -67,6 +67,10 @@
     private var partial: [UInt8] = []
     private var spareLine: [UInt8] = []
     private var fence: Fence?
+    /// Whether the open block is a fenced code block: its lines are final once whole,
+    /// and its last line, rendered again as it grows, keeps the text it has (at any
+    /// width), unlike a table or a paragraph whose spans may close.
+    var isInFence: Bool { fence != nil }
     /// Footnote definitions (`[^label]: text`), held for the end of the text block.
     private var footnotes = FootnoteCollector()
     /// The open fence's info word and, when the renderer collects blocks, its code.

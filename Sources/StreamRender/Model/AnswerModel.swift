@@ -221,7 +221,9 @@ public final class AnswerModel: ResponseRouting {
     /// Re-wraps the answer at a new width (presenters call it when their area's width
     /// changed).
     ///
-    /// - Complexity: as `WrappedDocument.resize(to:)`.
+    /// - Complexity: as `WrappedDocument.resize(to:)`; while the pacer holds text back,
+    ///   plus rendering markdown's open block again and finding the reveal position in
+    ///   it (O(t) in its text).
     public func resize(width: Int) {
         guard width != answer.layout.settings.width else { return }
         var settings = answer.layout.settings

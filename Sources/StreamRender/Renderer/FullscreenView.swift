@@ -99,14 +99,14 @@ struct FullscreenView {
     ///
     /// - Complexity: as `WrappedDocument.resize(to:)` plus one frame.
     mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
-        relayout(to: settings, height: height, into: &out)
+        relayout(to: settings, height: height, screenRows: nil, into: &out)
         frame(into: &out)
     }
 
     /// ``resize(to:height:into:)`` without the repaint (the next ``frame(into:)`` draws).
     ///
     /// - Complexity: as `WrappedDocument.resize(to:)`.
-    mutating func relayout(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
+    mutating func relayout(to settings: LayoutSettings, height: Int, screenRows: Int?, into out: inout [UInt8]) {
         self.height = max(1, height)
         view.resize(to: settings)
         if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }

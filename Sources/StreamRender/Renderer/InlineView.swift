@@ -40,11 +40,16 @@ public struct InlineView {
     /// erased, so it is not drawn again. Lines are clipped to start here until the final
     /// text written reaches it.
     private var pushedOut: TextPosition? = nil
-    /// The lines drawn on the live region's rows (from its top), as clipped, and
-    /// whether the first follows the text written (no line between them is held back,
-    /// as the top of an open block taller than the region is).
+    /// The lines drawn on the live region's rows (from its top), as clipped; how many
+    /// of the first were of text that never changes (final, or plain text's open
+    /// paragraph, which only grows: not markdown's open block, rendered again as it
+    /// grows and at each width); whether the first follows the text written (no line
+    /// between them is held back, as the top of an open block taller than the region is).
     private var regionLines: [VisualLine] = []
+    private var regionSettledLines = 0
     private var regionFollowsWritten = true
+    /// The terminal's rows, when more than ``height`` (a view asked to be shorter).
+    private var screenRows: Int?
     /// How the rows of an empty region (every batch of final rows after a frame's
     /// first) are written; tests compare the bytes of the three.
     enum NewRows {
@@ -260,7 +265,23 @@ public struct InlineView {
             }
         }
         regionLines.removeAll(keepingCapacity: true)
-        if !done { for line in live { regionLines.append(clipped(line)) } }
+        regionSettledLines = 0
+        if !done {
+            let document = view.document
+            var grows: Bool?  // (asked once, at the first line that is not final)
+            for line in live {
+                regionLines.append(clipped(line))
+                guard regionSettledLines == regionLines.count - 1 else { continue }
+                if document.isSettled(paragraph: line.paragraph, upTo: line.end) {
+                    regionSettledLines += 1
+                } else if grows ?? view.provisionalTextOnlyGrows {
+                    grows = true
+                    regionSettledLines += 1
+                } else {
+                    grows = false
+                }
+            }
+        }
         // (Set after the final rows are drawn: they are clipped to start there.)
         if let last = finals.last {
             finalEnd = TextPosition(paragraph: last.paragraph, offset: last.end)
@@ -321,10 +342,15 @@ public struct InlineView {
     }
 
     /// ``resize(to:height:into:)`` without the repaint (the next ``frame(into:)`` draws).
+    /// `screenRows`: the terminal's rows, when the view is asked to be shorter than the
+    /// terminal (nil: `height`).
     ///
-    /// - Complexity: as `WrappedDocument.resize(to:)`.
-    public mutating func relayout(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {
+    /// - Complexity: as `WrappedDocument.resize(to:)`, plus O(W x H) in the region's
+    ///   cells when it narrows.
+    public mutating func relayout(to settings: LayoutSettings, height: Int, screenRows: Int? = nil,
+                                  into out: inout [UInt8]) {
         self.height = max(1, height)
+        self.screenRows = screenRows.map { max($0, self.height) }
         suspend(into: &out, reflowedTo: settings.width)
         view.resize(to: settings)
         if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
@@ -395,9 +421,13 @@ public struct InlineView {
                   toCursor.count > text.count else { return text }
             return toCursor
         }
-        var lost = rows.reduce(0) { $0 + $1.count } - height
-        guard lost > 0, regionFollowsWritten else { return rowsRepeatedByResizes += max(0, lost) }
+        var lost = rows.reduce(0) { $0 + $1.count } - (screenRows ?? height)
+        guard lost > 0 else { return }
+        guard regionFollowsWritten else { return rowsRepeatedByResizes += lost }
+        // Only text that never changes is known where it is (the open block's may be
+        // rendered otherwise by the next frame: a table at a new width, a span closed).
         for (r, starts) in rows.enumerated() where lost > 0 && r < regionLines.count {  // (not the status line)
+            guard r < regionSettledLines else { return rowsRepeatedByResizes += lost }
             let line = regionLines[r]
             let whole = lost >= starts.count
             let end = whole ? line.end : LineDrawer.offset(ofColumn: starts[lost], in: line, view: view, splitter: splitter)
@@ -429,10 +459,11 @@ public struct InlineView {
         for c in 0..<shown.width where !shown[r, c].isPlainBlank { end = c + 1 }
         var starts = [0], used = 0
         for c in 0..<max(end, min(cursor ?? 0, shown.width)) {
-            if let cursor, c == cursor { return starts }
             let w = c < shown.width ? Int(shown[r, c].width) : 1
             if w == 0 { continue }
+            // (A cell that goes on the next row takes the cursor on it there.)
             if used + w > newWidth { starts.append(c); used = 0 }
+            if let cursor, c == cursor { return starts }
             used += w
         }
         return starts

@@ -91,7 +91,8 @@ enum LineDrawer {
     static func offset(ofColumn target: Int, in line: VisualLine, view: WrappedDocument, splitter: CellSplitter) -> Int {
         let decoration = view.decoration(of: line)
         guard !line.isReplacement, target > decoration.textColumn,
-              view.document.paragraphNumbers.contains(line.paragraph) else { return line.start }
+              view.document.paragraphNumbers.contains(line.paragraph),
+              line.end <= view.document[paragraph: line.paragraph].text.count else { return line.start }
         var column = decoration.textColumn, found = line.end
         view.document[paragraph: line.paragraph].text.withUnsafeBufferPointer { buf in
             // (Cells past the width are not drawn, as in `cells`.)

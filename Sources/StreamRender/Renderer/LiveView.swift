@@ -43,7 +43,11 @@
     mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8])
     /// ``resize(to:height:into:)`` without the repaint: the next ``frame(into:)`` draws
     /// (the renderer finds the reveal position in the re-rendered text in between).
-    mutating func relayout(to settings: LayoutSettings, height: Int, into out: inout [UInt8])
+    /// `screenRows`: the terminal's rows when the view is shorter (nil: `height`).
+    mutating func relayout(to settings: LayoutSettings, height: Int, screenRows: Int?, into out: inout [UInt8])
+    /// Rows a narrowing left in the terminal's scrollback that are written again (see
+    /// ``InlineView/rowsRepeatedByResizes``; 0 for the other views).
+    var rowsRepeatedByResizes: Int { get }
     /// Gives the normal screen back (before messages, or before the process stops on
     /// Ctrl-Z); the next frame draws the view again.
     mutating func suspend(into out: inout [UInt8])
@@ -58,6 +62,8 @@
 }
 
 extension LiveView {
+    public var rowsRepeatedByResizes: Int { 0 }
+
     /// Views that wrote the answer already: the messages come after it.
     public mutating func end(into out: inout [UInt8], messagesAt positions: [TextPosition],
                              _ pause: (_ upTo: Int, _ out: inout [UInt8]) -> Void) {

@@ -80,7 +80,7 @@ struct PlainView: LiveView {
     mutating func resize(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {}
 
     /// - Complexity: O(1).
-    mutating func relayout(to settings: LayoutSettings, height: Int, into out: inout [UInt8]) {}
+    mutating func relayout(to settings: LayoutSettings, height: Int, screenRows: Int?, into out: inout [UInt8]) {}
 
     /// - Complexity: O(1).
     mutating func suspend(into out: inout [UInt8]) {}

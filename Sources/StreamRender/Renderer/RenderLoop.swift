@@ -152,7 +152,7 @@ public struct RenderLoop {
     /// width the terminal no longer has (it would wrap rows the view does not know of).
     private func tick() {
         if let size = terminal.size, case let wanted = fitted(size), wanted != renderer.viewSize {
-            renderer.resize(width: wanted.width, height: wanted.height)
+            renderer.resize(width: wanted.width, height: wanted.height, screenRows: size.rows)
         }
         renderer.tick()
     }
@@ -162,11 +162,14 @@ public struct RenderLoop {
         (min(explicitWidth ?? size.columns, size.columns), min(explicitHeight ?? size.rows, size.rows))
     }
 
-    /// Re-wraps at the terminal's size (within the sizes asked for) and repaints.
-    private func resizeToTerminal() {
+    /// Re-wraps at the terminal's size (within the sizes asked for) and repaints;
+    /// `always`: also at the same size (to draw again after a stop).
+    private func resizeToTerminal(always: Bool = true) {
         guard let size = terminal.size else { return }
         let wanted = fitted(size)
-        renderer.resize(width: wanted.width, height: wanted.height)
+        // (A resize the frame before drew already is not drawn twice.)
+        if !always && wanted == renderer.viewSize { return }
+        renderer.resize(width: wanted.width, height: wanted.height, screenRows: size.rows)
     }
 
     private mutating func handleSignals() -> Ending? {
@@ -175,7 +178,7 @@ public struct RenderLoop {
             case SIGINT, SIGTERM, SIGHUP:
                 return .signal(signal, renderer.interrupt())
             case SIGWINCH:
-                resizeToTerminal()
+                resizeToTerminal(always: false)
             case SIGCONT:  // also after `bg` then `fg`: echo off again in the foreground
                 terminal.disableEcho()
                 resizeToTerminal()

@@ -327,15 +327,17 @@ public final class StreamRenderer: ResponseRouting {
     @discardableResult
     public func tick() -> Bool { tick(now: now()) }
 
-    /// The terminal changed size: re-wraps and repaints at once.
+    /// The terminal changed size: re-wraps and repaints at once. `screenRows`: the
+    /// terminal's rows, when the view is asked to be shorter (nil: `height`).
     ///
-    /// - Complexity: as `WrappedDocument.resize(to:)` plus one frame.
-    public func resize(width: Int, height: Int) {
+    /// - Complexity: as `WrappedDocument.resize(to:)`, plus finding the reveal position
+    ///   again in markdown's open block (O(t) in its text), plus one frame.
+    public func resize(width: Int, height: Int, screenRows: Int? = nil) {
         guard !ended, configuration.output != .plain else { return }
         var settings = live.view.layout.settings
         settings.width = max(1, width)
         self.height = max(1, height)
-        live.relayout(to: settings, height: self.height, into: &out)
+        live.relayout(to: settings, height: self.height, screenRows: screenRows, into: &out)
         // The open block is rendered again at the new width: the reveal position is
         // found again in its new text before the frame draws up to it.
         if live.revealLimit != nil {
@@ -659,7 +661,7 @@ public final class StreamRenderer: ResponseRouting {
         switch configuration.output {
         case .inline:
             lines.append("live view: inline, \(live.framesWritten) frames, \(live.bytesWritten) bytes")
-            if let repeated = (live as? InlineView)?.rowsRepeatedByResizes, repeated > 0 {
+            if case let repeated = live.rowsRepeatedByResizes, repeated > 0 {
                 lines.append("resizes: \(repeated) rows left in the scrollback twice (an open block taller than the live region narrowed)")
             }
         case .fullscreen: lines.append("live view: fullscreen, \(live.framesWritten) frames, \(live.bytesWritten) bytes")

@@ -172,6 +172,16 @@ import DequeModule
     /// The last one is the open paragraph (it may be empty).
     public var paragraphNumbers: Range<Int> { firstParagraph..<(firstParagraph + paragraphs.count) }
 
+    /// Whether the first `end` bytes of paragraph `number` stay as they are: final
+    /// text, and plain text's open paragraph (it only grows); not provisional text,
+    /// which the next rendering may replace.
+    ///
+    /// - Complexity: O(1).
+    public func isSettled(paragraph number: Int, upTo end: Int) -> Bool {
+        guard let provisionalStart else { return true }
+        return number < provisionalStart || (number == provisionalStart && end <= provisionalOffset)
+    }
+
     /// The paragraph numbered `number`.
     ///
     /// - Precondition: `number` is in ``paragraphNumbers``.

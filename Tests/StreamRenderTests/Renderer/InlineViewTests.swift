@@ -139,3 +139,51 @@ extension InlineViewTests {
         }
     }
 }
+
+extension InlineViewTests {
+    /// A code line wider than the screen streams in a fenced block: its rows wait in the
+    /// live region until it is whole. A narrowing by more than half re-wraps them into
+    /// more rows than the screen has, and the terminal pushes the first into its
+    /// scrollback; they are not drawn again (a code line's text keeps its place as it
+    /// grows). Every letter ends in the terminal once, at every moment of the resize.
+    @Test func aCodeLinePushedOutByANarrowingIsNotDrawnAgain() {
+        let long = (0..<60).map { "tok\($0)" }.joined(separator: " ")
+        let text = "Intro.\n\n```swift\nlet a = 1\n" + long + "\nlet b = 2\n```\n\nEnd.\n"
+        let pieces = text.map { String($0) }
+        func letters(_ rows: [String]) -> [Character] {
+            rows.joined().filter { c in
+                !c.isWhitespace && c != "↪" && !c.unicodeScalars.contains { (0x2500...0x257F).contains($0.value) }
+            }.sorted()
+        }
+        // `screen`: the terminal's rows (a view asked to be 12 rows high in a taller
+        // terminal: nothing is pushed out, and everything is drawn again).
+        func run(resizeAt at: Int?, to width: Int, screen: Int = 12) -> (letters: [Character], repeated: Int) {
+            var view = InlineView(settings: LayoutSettings(width: 50), height: 12, capabilities: .full, markdown: MarkdownOptions())
+            var model = ModelTerminal(width: 50, height: screen, policy: .grapheme)
+            for (k, piece) in pieces.enumerated() {
+                view.append(piece)
+                var out: [UInt8] = []
+                if k == at {
+                    model.resize(width: width)
+                    view.relayout(to: LayoutSettings(width: width), height: 12, screenRows: screen, into: &out)
+                }
+                view.frame(into: &out)
+                model.apply(out)
+            }
+            view.finish()
+            var out: [UInt8] = []
+            view.frame(into: &out)
+            model.apply(out)
+            #expect(model.unknown.isEmpty && model.violations.isEmpty)
+            return (letters(model.scrollback + model.rows.prefix(model.row)), view.rowsRepeatedByResizes)
+        }
+        let want = run(resizeAt: nil, to: 50).letters
+        for (width, screen) in [(20, 12), (24, 12), (20, 40)] {
+            for at in stride(from: 20, to: pieces.count, by: 13) {
+                let (got, repeated) = run(resizeAt: at, to: width, screen: screen)
+                #expect(repeated == 0 && got == want,
+                        "resized to \(width) (\(screen) rows) at piece \(at): \(got.count) letters, \(want.count) wanted")
+            }
+        }
+    }
+}
