@@ -209,8 +209,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     @exclusivity(unchecked) private var indents: [ParagraphFormat.Piece] = []
     private static let bullets = ["• ", "◦ ", "▪ "], taskMarks = ["☐ ", "☑ "]
     /// What the md4c builder takes from `options`, made once: each parse copied the
-    /// whole theme (and released it).
-    private var inlineOptions: InlineOptions
+    /// whole theme (and released it). The builder reads it in place during a parse,
+    /// which never sets it (decision 0025: a single owner's cache).
+    @exclusivity(unchecked) private var inlineOptions: InlineOptions
 
     struct InlineOptions {
         var emphasis, strong, strikethrough, inlineCode, link, linkTarget, html, mathStyle: Style

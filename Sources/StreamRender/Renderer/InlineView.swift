@@ -46,10 +46,10 @@ public struct InlineView {
     /// grows and at each width); whether the first follows the text written (no line
     /// between them is held back, as the top of an open block taller than the region is).
     private var regionLines: [VisualLine] = []
+    /// The column each region line's text started at (its prefix may change after).
+    private var regionTextColumns: [Int] = []
     private var regionSettledLines = 0
     private var regionFollowsWritten = true
-    /// The terminal's rows, when more than ``height`` (a view asked to be shorter).
-    private var screenRows: Int?
     /// How the rows of an empty region (every batch of final rows after a frame's
     /// first) are written; tests compare the bytes of the three.
     enum NewRows {
@@ -265,6 +265,7 @@ public struct InlineView {
             }
         }
         regionLines.removeAll(keepingCapacity: true)
+        regionTextColumns.removeAll(keepingCapacity: true)
         regionSettledLines = 0
         if !done {
             let document = view.document
@@ -272,6 +273,7 @@ public struct InlineView {
             for line in live {
                 regionLines.append(clipped(line))
                 guard regionSettledLines == regionLines.count - 1 else { continue }
+                regionTextColumns.append(view.decoration(of: line).textColumn)
                 if document.isSettled(paragraph: line.paragraph, upTo: line.end) {
                     regionSettledLines += 1
                 } else if grows ?? view.provisionalTextOnlyGrows {
@@ -350,8 +352,7 @@ public struct InlineView {
     public mutating func relayout(to settings: LayoutSettings, height: Int, screenRows: Int? = nil,
                                   into out: inout [UInt8]) {
         self.height = max(1, height)
-        self.screenRows = screenRows.map { max($0, self.height) }
-        suspend(into: &out, reflowedTo: settings.width)
+        suspend(into: &out, reflowedTo: settings.width, screenRows: max(screenRows ?? self.height, self.height))
         view.resize(to: settings)
         if settings.policy != splitter.policy { splitter = CellSplitter(policy: settings.policy) }
         shown = Frame(width: settings.width, height: 0)
@@ -373,7 +374,8 @@ public struct InlineView {
     /// `reflowedTo`: the terminal has just become this many columns wide. Terminals
     /// (tmux, most emulators) re-wrap rows longer than a narrower width, so each row
     /// of the region above the cursor now takes as many rows as its text needs.
-    private mutating func suspend(into out: inout [UInt8], reflowedTo newWidth: Int?) {
+    /// `screenRows`: the terminal's rows (at least ``height``).
+    private mutating func suspend(into out: inout [UInt8], reflowedTo newWidth: Int?, screenRows: Int? = nil) {
         encoder.endFrame(into: &out)
         if let at = encoder.cursor, at.row >= 0 {
             var up = at.row
@@ -381,7 +383,7 @@ public struct InlineView {
                 up = 0
                 for r in 0..<min(at.row, shown.height) { up += reflow(row: r, to: newWidth).count }
                 if at.row < shown.height { up += reflow(row: at.row, to: newWidth, cursor: at.column).count - 1 }
-                notePushedOut(reflowedTo: newWidth, cursor: at)
+                notePushedOut(reflowedTo: newWidth, screenRows: screenRows ?? height, cursor: at)
             }
             // (Moving up stops at the screen's top row: what the terminal pushed into
             // its scrollback stays there.)
@@ -408,7 +410,7 @@ public struct InlineView {
     /// (Not when lines before the region are held back: they are written later, before
     /// the text pushed out, which is then in the scrollback twice, not out of order;
     /// ``rowsRepeatedByResizes`` counts them.)
-    private mutating func notePushedOut(reflowedTo newWidth: Int, cursor: (row: Int, column: Int)) {
+    private mutating func notePushedOut(reflowedTo newWidth: Int, screenRows: Int, cursor: (row: Int, column: Int)) {
         guard shown.height > 0 else { return }
         var last = cursor.row
         for r in 0..<shown.height where shown.textEnd(row: r) > 0 { last = max(last, r) }
@@ -421,7 +423,7 @@ public struct InlineView {
                   toCursor.count > text.count else { return text }
             return toCursor
         }
-        var lost = rows.reduce(0) { $0 + $1.count } - (screenRows ?? height)
+        var lost = rows.reduce(0) { $0 + $1.count } - screenRows
         guard lost > 0 else { return }
         guard regionFollowsWritten else { return rowsRepeatedByResizes += lost }
         // Only text that never changes is known where it is (the open block's may be
@@ -430,7 +432,8 @@ public struct InlineView {
             guard r < regionSettledLines else { return rowsRepeatedByResizes += lost }
             let line = regionLines[r]
             let whole = lost >= starts.count
-            let end = whole ? line.end : LineDrawer.offset(ofColumn: starts[lost], in: line, view: view, splitter: splitter)
+            let end = whole ? line.end : LineDrawer.offset(ofColumn: starts[lost], in: line, textColumn: regionTextColumns[r],
+                                                           view: view, splitter: splitter)
             let position = TextPosition(paragraph: line.paragraph, offset: end)
             if (whole || end > line.start) && pushedOut.map({ position > $0 }) ?? true { pushedOut = position }
             lost -= starts.count
@@ -460,7 +463,10 @@ public struct InlineView {
         var starts = [0], used = 0
         for c in 0..<max(end, min(cursor ?? 0, shown.width)) {
             let w = c < shown.width ? Int(shown[r, c].width) : 1
-            if w == 0 { continue }
+            if w == 0 {
+                if let cursor, c == cursor { return starts }  // (on a wide cell's second column)
+                continue
+            }
             // (A cell that goes on the next row takes the cursor on it there.)
             if used + w > newWidth { starts.append(c); used = 0 }
             if let cursor, c == cursor { return starts }

@@ -83,17 +83,17 @@ enum LineDrawer {
     }
 
     /// Where in its paragraph the first cell ``draw(_:row:in:view:splitter:revealedTo:terminalWraps:)``
-    /// puts at `target` or after it starts (the columns of a wide cell are not split);
-    /// `line.end` when the text ends before `target`, `line.start` when `target` is in
-    /// the prefix.
+    /// put at `target` or after it starts (the columns of a wide cell are not split),
+    /// the line's text having started at column `textColumn`; `line.end` when the text
+    /// ends before `target`, `line.start` when `target` is in the prefix.
     ///
     /// - Complexity: O(n) in the line's bytes.
-    static func offset(ofColumn target: Int, in line: VisualLine, view: WrappedDocument, splitter: CellSplitter) -> Int {
-        let decoration = view.decoration(of: line)
-        guard !line.isReplacement, target > decoration.textColumn,
+    static func offset(ofColumn target: Int, in line: VisualLine, textColumn: Int, view: WrappedDocument,
+                       splitter: CellSplitter) -> Int {
+        guard !line.isReplacement, target > textColumn,
               view.document.paragraphNumbers.contains(line.paragraph),
               line.end <= view.document[paragraph: line.paragraph].text.count else { return line.start }
-        var column = decoration.textColumn, found = line.end
+        var column = textColumn, found = line.end
         view.document[paragraph: line.paragraph].text.withUnsafeBufferPointer { buf in
             // (Cells past the width are not drawn, as in `cells`.)
             func walk(_ text: UnsafeBufferPointer<UInt8>, origin: (Int) -> Int) {
@@ -106,7 +106,7 @@ enum LineDrawer {
             guard ByteSearch.contains(0x09, in: UnsafeBufferPointer(rebasing: buf[line.start..<line.end])) else {
                 return walk(UnsafeBufferPointer(rebasing: buf[line.start..<line.end])) { line.start + $0 }
             }
-            let (expanded, origin) = expandingTabs(buf, line.start..<line.end, textColumn: decoration.textColumn,
+            let (expanded, origin) = expandingTabs(buf, line.start..<line.end, textColumn: textColumn,
                                                    settings: view.layout.settings, splitter: splitter)
             expanded.withUnsafeBufferPointer { walk($0) { origin[$0] } }
         }

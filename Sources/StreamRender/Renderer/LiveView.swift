@@ -62,6 +62,7 @@
 }
 
 extension LiveView {
+    /// None: only the inline view leaves rows in the terminal's scrollback.
     public var rowsRepeatedByResizes: Int { 0 }
 
     /// Views that wrote the answer already: the messages come after it.
