@@ -198,6 +198,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             inlineOptions = InlineOptions(options)
             codeStyles = nil
             markWidths = nil
+            quoteFormats = [:]
         }
     }
     /// The widths of the bullets (by depth) and of the task marks (open, done) under the
@@ -207,6 +208,11 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// is used from one thread, and the checks cost more than the lookups.)
     @exclusivity(unchecked) private var markWidths: (bullets: [Int], tasks: [Int])?
     @exclusivity(unchecked) private var indents: [ParagraphFormat.Piece] = []
+    /// The formats of a quote's plain lines (by bar style) and of a list item's plain
+    /// lines after its first (by indent), kept across renders: the lines share them, and
+    /// a line given back frees no arrays of its format.
+    @exclusivity(unchecked) private var quoteFormats: [Style: (barred: ParagraphFormat, empty: ParagraphFormat)] = [:]
+    @exclusivity(unchecked) private var paddedFormats: [ParagraphFormat?] = []
     private static let bullets = ["• ", "◦ ", "▪ "], taskMarks = ["☐ ", "☑ "]
     /// What the md4c builder takes from `options`, made once: each parse copied the
     /// whole theme (and released it). The builder reads it in place during a parse,
@@ -1489,19 +1495,15 @@ public struct MarkdownOptions: Hashable, Sendable {
             if lines.count == first { lines.append(.blank) }
             let bar = ParagraphFormat.Piece("│ ", style: barStyle)
             // Plain lines (most) share two formats, made once.
-            var barredEmpty: ParagraphFormat?, barred: ParagraphFormat?
+            if quoteFormats[barStyle] == nil {
+                let emptyBar = [ParagraphFormat.Piece("│", style: barStyle)]
+                quoteFormats[barStyle] = (ParagraphFormat(firstPrefix: [bar], continuationPrefix: [bar]),
+                                          ParagraphFormat(firstPrefix: emptyBar, continuationPrefix: emptyBar))
+            }
+            let (barred, barredEmpty) = quoteFormats[barStyle]!
             for k in first..<lines.count {
                 if lines[k].format.isPlain {
-                    if lines[k].isEmpty {
-                        if barredEmpty == nil {
-                            let emptyBar = [ParagraphFormat.Piece("│", style: barStyle)]
-                            barredEmpty = ParagraphFormat(firstPrefix: emptyBar, continuationPrefix: emptyBar)
-                        }
-                        lines[k].format = barredEmpty!
-                    } else {
-                        if barred == nil { barred = ParagraphFormat(firstPrefix: [bar], continuationPrefix: [bar]) }
-                        lines[k].format = barred!
-                    }
+                    lines[k].format = lines[k].isEmpty ? barredEmpty : barred
                 } else {
                     lines[k].format.firstPrefix.insert(bar, at: 0)
                     lines[k].format.continuationPrefix.insert(bar, at: 0)
@@ -1536,7 +1538,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                              blankBeforeLists: false, into: &lines)
                 if lines.count == itemStart { lines.append(StyledLine()) }
                 // Plain lines after the first share one format, made once.
-                var padded: ParagraphFormat?
+                while paddedFormats.count <= indent { paddedFormats.append(nil) }
                 for j in itemStart..<lines.count {
                     if j == itemStart {
                         lines[j].format.firstPrefix = marker + lines[j].format.firstPrefix
@@ -1544,8 +1546,10 @@ public struct MarkdownOptions: Hashable, Sendable {
                         if !marker.allSatisfy({ $0.text.utf8.allSatisfy { $0 < 0x7F } }) { lines[j].format.wrapsLikeTerminal = false }
                     } else if lines[j].format.isPlain {
                         if lines[j].isEmpty { continue }
-                        if padded == nil { padded = ParagraphFormat(firstPrefix: [pad], continuationPrefix: [pad]) }
-                        lines[j].format = padded!
+                        if paddedFormats[indent] == nil {
+                            paddedFormats[indent] = ParagraphFormat(firstPrefix: [pad], continuationPrefix: [pad])
+                        }
+                        lines[j].format = paddedFormats[indent]!
                     } else {
                         lines[j].format.firstPrefix.insert(pad, at: 0)
                         lines[j].format.continuationPrefix.insert(pad, at: 0)
