@@ -40,15 +40,15 @@ public struct InlineView {
     /// erased, so it is not drawn again. Lines are clipped to start here until the final
     /// text written reaches it.
     private var pushedOut: TextPosition? = nil
-    /// The lines drawn on the live region's rows (from its top), as clipped; how many
-    /// of the first were of text that never changes (final, or plain text's open
-    /// paragraph, which only grows: not markdown's open block, rendered again as it
-    /// grows and at each width); whether the first follows the text written (no line
-    /// between them is held back, as the top of an open block taller than the region is).
+    /// The lines drawn on the live region's rows (from its top), as clipped; the column
+    /// the text started at of each of the first whose text never changes (final, plain
+    /// text's open paragraph, which only grows, or a fenced code block's last line: not
+    /// markdown's other open blocks, rendered again as they grow and at each width; a
+    /// line's prefix may change after); whether the first follows the text written (no
+    /// line between them is held back, as the top of an open block taller than the
+    /// region is).
     private var regionLines: [VisualLine] = []
-    /// The column each region line's text started at (its prefix may change after).
-    private var regionTextColumns: [Int] = []
-    private var regionSettledLines = 0
+    private var regionSettledTextColumns: [Int] = []
     private var regionFollowsWritten = true
     /// How the rows of an empty region (every batch of final rows after a frame's
     /// first) are written; tests compare the bytes of the three.
@@ -216,7 +216,16 @@ public struct InlineView {
         if !direct {
             for (k, line) in finals.enumerated() { draw(line, row: k, in: &next, terminalWraps: true) }
         }
-        for (k, line) in live.enumerated() { draw(line, row: finals.count + k, in: &next) }
+        regionLines.removeAll(keepingCapacity: true)
+        regionSettledTextColumns.removeAll(keepingCapacity: true)
+        var settled = true
+        for (k, line) in live.enumerated() {
+            let drawn = clipped(line)
+            LineDrawer.draw(drawn, row: finals.count + k, in: &next, view: view, splitter: splitter, revealedTo: revealLimit)
+            regionLines.append(drawn)
+            settled = settled && (view.document.isSettled(paragraph: line.paragraph, upTo: line.end) || view.provisionalTextOnlyGrows)
+            if settled { regionSettledTextColumns.append(view.decoration(of: line).textColumn) }
+        }
         if let statusLine {
             let dim = view.intern(Style(attributes: .dim))
             drawStatus(statusLine, style: dim, row: finals.count + live.count, in: &next)
@@ -262,26 +271,6 @@ public struct InlineView {
                 // Leave the cursor on a fresh line after the answer.
                 let after = finals.count + live.count
                 encoder.move(to: after, 0, frame: Frame(width: width, height: after + 1), styles: view.document.styles, into: &out)
-            }
-        }
-        regionLines.removeAll(keepingCapacity: true)
-        regionTextColumns.removeAll(keepingCapacity: true)
-        regionSettledLines = 0
-        if !done {
-            let document = view.document
-            var grows: Bool?  // (asked once, at the first line that is not final)
-            for line in live {
-                regionLines.append(clipped(line))
-                guard regionSettledLines == regionLines.count - 1 else { continue }
-                regionTextColumns.append(view.decoration(of: line).textColumn)
-                if document.isSettled(paragraph: line.paragraph, upTo: line.end) {
-                    regionSettledLines += 1
-                } else if grows ?? view.provisionalTextOnlyGrows {
-                    grows = true
-                    regionSettledLines += 1
-                } else {
-                    grows = false
-                }
             }
         }
         // (Set after the final rows are drawn: they are clipped to start there.)
@@ -400,7 +389,8 @@ public struct InlineView {
         encoder.existingRows = 1
         shown = Frame(width: view.layout.settings.width, height: 0)
         written = []
-        regionLines = []
+        regionLines.removeAll(keepingCapacity: true)
+        regionSettledTextColumns.removeAll(keepingCapacity: true)
     }
 
     /// The region narrowed to `newWidth` may re-wrap into more rows than the screen
@@ -429,10 +419,10 @@ public struct InlineView {
         // Only text that never changes is known where it is (the open block's may be
         // rendered otherwise by the next frame: a table at a new width, a span closed).
         for (r, starts) in rows.enumerated() where lost > 0 && r < regionLines.count {  // (not the status line)
-            guard r < regionSettledLines else { return rowsRepeatedByResizes += lost }
+            guard r < regionSettledTextColumns.count else { return rowsRepeatedByResizes += lost }
             let line = regionLines[r]
             let whole = lost >= starts.count
-            let end = whole ? line.end : LineDrawer.offset(ofColumn: starts[lost], in: line, textColumn: regionTextColumns[r],
+            let end = whole ? line.end : LineDrawer.offset(ofColumn: starts[lost], in: line, textColumn: regionSettledTextColumns[r],
                                                            view: view, splitter: splitter)
             let position = TextPosition(paragraph: line.paragraph, offset: end)
             if (whole || end > line.start) && pushedOut.map({ position > $0 }) ?? true { pushedOut = position }
@@ -507,8 +497,7 @@ public struct InlineView {
         guard let from = writtenEnd, line.paragraph == from.paragraph && from.offset > line.start else { return line }
         clipped.start = min(from.offset, line.end)
         let text = view.document[paragraph: line.paragraph].text
-        // (A position in markdown's open block, pushed out, is in text rendered since:
-        // never inside a character.)
+        // (Never inside a character, should a position outlive the text it was found in.)
         while clipped.start < clipped.end && text[clipped.start] & 0xC0 == 0x80 { clipped.start += 1 }
         // The spaces the old wrap dropped do not start the rest of the line.
         while clipped.start < clipped.end && text[clipped.start] == 0x20 { clipped.start += 1 }

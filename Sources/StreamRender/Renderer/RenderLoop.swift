@@ -151,23 +151,16 @@ public struct RenderLoop {
     /// came while input was read and fed) is drawn first, so no frame goes out at a
     /// width the terminal no longer has (it would wrap rows the view does not know of).
     private func tick() {
-        if let size = terminal.size, case let wanted = fitted(size), wanted != renderer.viewSize {
-            renderer.resize(width: wanted.width, height: wanted.height, screenRows: size.rows)
-        }
+        resizeToTerminal(always: false)
         renderer.tick()
     }
 
-    /// The terminal's size within the sizes asked for.
-    private func fitted(_ size: (columns: Int, rows: Int)) -> (width: Int, height: Int) {
-        (min(explicitWidth ?? size.columns, size.columns), min(explicitHeight ?? size.rows, size.rows))
-    }
-
     /// Re-wraps at the terminal's size (within the sizes asked for) and repaints;
-    /// `always`: also at the same size (to draw again after a stop).
+    /// `always`: also at the same size (to draw again after a stop), else only when it
+    /// changed (a resize the frame before drew already is not drawn twice).
     private func resizeToTerminal(always: Bool = true) {
         guard let size = terminal.size else { return }
-        let wanted = fitted(size)
-        // (A resize the frame before drew already is not drawn twice.)
+        let wanted = (width: min(explicitWidth ?? size.columns, size.columns), height: min(explicitHeight ?? size.rows, size.rows))
         if !always && wanted == renderer.viewSize { return }
         renderer.resize(width: wanted.width, height: wanted.height, screenRows: size.rows)
     }
