@@ -86,7 +86,8 @@ import CMD4C
         format.firstPrefix.map(\.text).joined() + String(decoding: bytes, as: UTF8.self) + (format.fill?.text ?? "")
     }
 
-    static let blank = StyledLine()
+    /// An empty line (made, not copied from a stored one: that retained its parts).
+    static var blank: StyledLine { StyledLine() }
 
     /// Appends `spans`, merging neighbours of one style (as the renderer's own spans are).
     mutating func append(_ more: [Span]) {
@@ -1588,7 +1589,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         if count == 1 && isPlain && isClean {
             var line = freshLine()
             tree.append(node, to: &line)
-            lines.append(line)
+            lines.append(consume line)
             return
         }
         var run = node.runs.lowerBound
@@ -1604,7 +1605,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                     let text = clean(String(decoding: piece, as: UTF8.self), tabs: true)
                     if !text.isEmpty { line.appendRun(text.utf8, style: base.merged(with: style)) }
                 }
-                lines.append(line)
+                lines.append(consume line)
             }
         }
     }
@@ -1831,7 +1832,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 tableCell(&line, width: has ? table.cells[cells + c].width : 0, align: has ? table.cells[cells + c].align : 0,
                           column: c, grid, border) { if has { table.append(cell: cells + c, to: &$0) } }
             }
-            lines.append(line)
+            lines.append(consume line)
             return
         }
         let wrapped = (0..<grid.columns).map { c in
@@ -1848,7 +1849,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                     if has { $0.append(wrapped[c][r].line) }
                 }
             }
-            lines.append(line)
+            lines.append(consume line)
         }
     }
 
