@@ -33,8 +33,22 @@ public struct Highlighter: Sendable {
     ///
     /// - Complexity: O(n) in the line's bytes.
     mutating func finishLine(utf8 line: UnsafeBufferPointer<UInt8>) -> [Token] {
+        var tokens: [Token] = []
+        finishLine(utf8: line, into: &tokens)
+        return tokens
+    }
+
+    /// ``finishLine(utf8:)`` into `tokens`, emptied first (its room kept): a caller that
+    /// lexes line after line grows no array per line.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    mutating func finishLine(utf8 line: UnsafeBufferPointer<UInt8>, into tokens: inout [Token]) {
         linesLexed += 1
-        return Self.lex(line, lexer, state: &state, offset: 0)
+        var sink = TokenSink()
+        swap(&sink.tokens, &tokens)
+        sink.tokens.removeAll(keepingCapacity: true)
+        Self.lex(line, lexer, state: &state, offset: 0, into: &sink)
+        swap(&sink.tokens, &tokens)
     }
 
     /// The tokens of an unfinished line as it stands; the state does not move.

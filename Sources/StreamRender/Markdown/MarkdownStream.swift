@@ -80,6 +80,9 @@
     private var highlighter: Highlighter?
     /// Finished fence lines given to a highlighter: each once (tests count them).
     private(set) var highlightedLines = 0
+    /// The tokens of the fence line just lexed (kept: an array grown per line cost more
+    /// than the lexing of a short one).
+    private var lineTokens: [Token] = []
     private var continuation: Continuation?
     /// Whether any block has been output (the next one is preceded by a blank line).
     private var emittedBlocks = false
@@ -529,9 +532,10 @@
                 }
                 // (From the line's bytes: no `String` per line of code.)
                 stripped.withUnsafeBufferPointer { code in
-                    let tokens = highlighter?.finishLine(utf8: code) ?? []
-                    if highlighter != nil { highlightedLines += 1 }
-                    finals.append(renderer.codeLine(utf8: code, tokens: tokens))
+                    guard highlighter != nil else { return finals.append(renderer.codeLine(utf8: code)) }
+                    highlighter!.finishLine(utf8: code, into: &lineTokens)
+                    highlightedLines += 1
+                    finals.append(renderer.codeLine(utf8: code, tokens: lineTokens))
                 }
             }
             return
