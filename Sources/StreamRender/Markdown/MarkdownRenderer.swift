@@ -200,6 +200,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             codeStyles = nil
             markWidths = nil
             quoteFormats = [:]
+            itemMarkers = [:]
         }
     }
     /// The widths of the bullets (by depth) and of the task marks (open, done) under the
@@ -215,6 +216,52 @@ public struct MarkdownOptions: Hashable, Sendable {
     @exclusivity(unchecked) private var quoteFormats: [Style: (barred: ParagraphFormat, empty: ParagraphFormat)] = [:]
     @exclusivity(unchecked) private var paddedFormats: [ParagraphFormat?] = []
     private static let bullets = ["• ", "◦ ", "▪ "], taskMarks = ["☐ ", "☑ "]
+    /// List item markers by number (or depth), delimiter and task mark: the pieces, the
+    /// indent, and the format of a first line whose own format is plain (most items' first
+    /// lines share it, and a format kept is found by its box when interned). Emptied when
+    /// full (a long ordered list numbers each item) and when the options change.
+    @exclusivity(unchecked) private var itemMarkers: [Int: ItemMarker] = [:]
+    private static let itemMarkersKept = 512
+
+    struct ItemMarker {
+        var marker: [ParagraphFormat.Piece]
+        var indent: Int
+        var plain: ParagraphFormat
+        /// The marker is ASCII (a line it starts may still wrap like a terminal).
+        var isASCII: Bool
+    }
+
+    /// The marker of a list item: `number` in an ordered list (with `mark`, its
+    /// delimiter), a bullet by `depth` otherwise; a task's box after either.
+    private func itemMarker(_ number: Int?, mark: UInt8, task: UInt8?, depth: Int,
+                            _ widths: (bullets: [Int], tasks: [Int])) -> ItemMarker {
+        let done = task == UInt8(ascii: "x") || task == UInt8(ascii: "X")
+        let taskState = task == nil ? 0 : done ? 2 : 1
+        // (md4c takes at most nine digits for a number.)
+        let key = number.map { $0 << 10 | Int(mark) << 2 | taskState } ?? -((depth % 3) << 2 | taskState) - 1
+        if let known = itemMarkers[key] { return known }
+        var marker: [ParagraphFormat.Piece] = []
+        var indent = 0
+        if let number {
+            let text = "\(number)\(Character(Unicode.Scalar(mark))) "
+            marker.append(.init(text, style: options.theme.bullet))
+            indent += text.utf8.count  // (digits and an ASCII delimiter)
+        }
+        if task != nil {
+            marker.append(.init(Self.taskMarks[done ? 1 : 0], style: done ? options.theme.taskDone : options.theme.taskOpen))
+            indent += widths.tasks[done ? 1 : 0]
+        } else if number == nil {
+            marker.append(.init(Self.bullets[depth % 3], style: options.theme.bullet))
+            indent += widths.bullets[depth % 3]
+        }
+        while indents.count <= indent { indents.append(ParagraphFormat.Piece(String(repeating: " ", count: indents.count))) }
+        let made = ItemMarker(marker: marker, indent: indent,
+                              plain: ParagraphFormat(firstPrefix: marker, continuationPrefix: [indents[indent]]),
+                              isASCII: marker.allSatisfy { $0.text.utf8.allSatisfy { $0 < 0x7F } })
+        if itemMarkers.count == Self.itemMarkersKept { itemMarkers.removeAll(keepingCapacity: true) }
+        itemMarkers[key] = made
+        return made
+    }
     /// What the md4c builder takes from `options`, made once: each parse copied the
     /// whole theme (and released it). The builder reads it in place during a parse,
     /// which never sets it (decision 0025: a single owner's cache).
@@ -1506,9 +1553,8 @@ public struct MarkdownOptions: Hashable, Sendable {
                 if lines[k].format.isPlain {
                     lines[k].format = lines[k].isEmpty ? barredEmpty : barred
                 } else {
-                    lines[k].format.firstPrefix.insert(bar, at: 0)
-                    lines[k].format.continuationPrefix.insert(bar, at: 0)
-                    lines[k].format.wrapsLikeTerminal = false  // `│` is ambiguous-width: see `codeLine`
+                    // (`│` is ambiguous-width: no wrap left to the terminal, see `codeLine`.)
+                    lines[k].format = lines[k].format.nested(in: [bar], other: bar, wrapsLikeTerminal: false)
                 }
             }
         case .list(let ordered, let mark, let firstNumber):
@@ -1517,22 +1563,8 @@ public struct MarkdownOptions: Hashable, Sendable {
             let widths = markWidths!
             for (k, item) in tree.children(of: node).enumerated() {
                 guard case .item(let task) = item.kind else { continue }
-                var marker: [ParagraphFormat.Piece] = []
-                var indent = 0
-                if ordered {
-                    let number = "\(number0 + k)\(Character(Unicode.Scalar(mark))) "
-                    marker.append(.init(number, style: options.theme.bullet))
-                    indent += number.utf8.count  // (digits and an ASCII delimiter)
-                }
-                if let task {
-                    let done = task == UInt8(ascii: "x") || task == UInt8(ascii: "X")
-                    marker.append(.init(Self.taskMarks[done ? 1 : 0], style: done ? options.theme.taskDone : options.theme.taskOpen))
-                    indent += widths.tasks[done ? 1 : 0]
-                } else if !ordered {
-                    marker.append(.init(Self.bullets[depth % 3], style: options.theme.bullet))
-                    indent += widths.bullets[depth % 3]
-                }
-                while indents.count <= indent { indents.append(ParagraphFormat.Piece(String(repeating: " ", count: indents.count))) }
+                let marked = itemMarker(ordered ? number0 + k : nil, mark: mark, task: task, depth: depth, widths)
+                let indent = marked.indent
                 let pad = indents[indent]
                 let itemStart = lines.count
                 joinChildren(tree, tree.children(of: item), base: base, depth: depth + 1, width: width - indent,
@@ -1542,9 +1574,9 @@ public struct MarkdownOptions: Hashable, Sendable {
                 while paddedFormats.count <= indent { paddedFormats.append(nil) }
                 for j in itemStart..<lines.count {
                     if j == itemStart {
-                        lines[j].format.firstPrefix = marker + lines[j].format.firstPrefix
-                        lines[j].format.continuationPrefix.insert(pad, at: 0)
-                        if !marker.allSatisfy({ $0.text.utf8.allSatisfy { $0 < 0x7F } }) { lines[j].format.wrapsLikeTerminal = false }
+                        lines[j].format = lines[j].format.isPlain
+                            ? marked.plain
+                            : lines[j].format.nested(in: marked.marker, other: pad, wrapsLikeTerminal: marked.isASCII ? nil : false)
                     } else if lines[j].format.isPlain {
                         if lines[j].isEmpty { continue }
                         if paddedFormats[indent] == nil {
@@ -1552,8 +1584,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                         }
                         lines[j].format = paddedFormats[indent]!
                     } else {
-                        lines[j].format.firstPrefix.insert(pad, at: 0)
-                        lines[j].format.continuationPrefix.insert(pad, at: 0)
+                        lines[j].format = lines[j].format.nested(in: [pad], other: pad)
                     }
                 }
             }

@@ -38,7 +38,7 @@
     /// What a format draws, in one box that copies share: a rendered line carries its
     /// format by value, and copying one reference costs less than copying two arrays and
     /// two strings (issue 24). `nil` is the plain format. Never changed once made.
-    private final class Storage: Sendable {
+    fileprivate final class Storage: Sendable {
         let firstPrefix: [Piece]
         let continuationPrefix: [Piece]
         let fill: Piece?
@@ -59,7 +59,7 @@
                            wrapsLikeTerminal: wrapsLikeTerminal)
         }
     }
-    private var storage: Storage?
+    fileprivate var storage: Storage?
 
     /// Drawn before the paragraph's first visual line.
     public var firstPrefix: [Piece] {
@@ -91,6 +91,17 @@
     public init(firstPrefix: [Piece] = [], continuationPrefix: [Piece] = [], fill: Piece? = nil,
                 wrapsLikeTerminal: Bool = false) {
         storage = .make(firstPrefix, continuationPrefix, fill, wrapsLikeTerminal)
+    }
+
+    /// This format inside another's: `outer` before its first prefix, `other` before its
+    /// continuation prefix (as shown: none while it wraps like a terminal), its fill
+    /// kept; `wrapsLikeTerminal` replaces its own when given. One box made (setting the
+    /// parts one by one made one each).
+    ///
+    /// - Complexity: O(p) in the pieces.
+    public func nested(in outer: [Piece], other: Piece, wrapsLikeTerminal wraps: Bool? = nil) -> ParagraphFormat {
+        ParagraphFormat(firstPrefix: outer + firstPrefix, continuationPrefix: [other] + continuationPrefix, fill: fill,
+                        wrapsLikeTerminal: wraps ?? wrapsLikeTerminal)
     }
 
     /// No prefix, no fill: plain text.
@@ -127,6 +138,10 @@
     var keyMask: UInt64 = .max
     /// The last two formats interned (0: none).
     private var last: Int32 = 0, previous: Int32 = 0
+    /// Formats interned lately, by where their box is in memory, each with its number: a
+    /// format the renderer keeps (a quote's, a list item's) is found by its box, without
+    /// a hash of its text. An entry holds its box, so no other box takes its address.
+    private var seen = [(format: ParagraphFormat, id: Int32)?](repeating: nil, count: 64)
 
     public init() {}
 
@@ -144,25 +159,31 @@
             remember(id)
             return id
         }
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(format.storage!)) >> 4) & (seen.count - 1)
+        if let entry = seen[slot], entry.format.storage === format.storage {
+            remember(entry.id)
+            return entry.id
+        }
+        let id = lookUp(format)
+        seen[slot] = (format, id)
+        remember(id)
+        return id
+    }
+
+    /// The number of `format` (not plain), adding it if it is new.
+    private mutating func lookUp(_ format: ParagraphFormat) -> Int32 {
         // Looked up by a hash of the bytes drawn: `ParagraphFormat`'s own hash (of each
         // piece's `String` and `Style`) cost 1,700 instructions (an ordered list's items
         // each have a format of their own). Two formats of one key that differ go to
         // the hashed dictionary.
         let key = Self.key(format) & keyMask
         if let id = byKey[key] {
-            if format == formats[Int(id)] {
-                remember(id)
-                return id
-            }
-            if let id = collided[format] {
-                remember(id)
-                return id
-            }
+            if format == formats[Int(id)] { return id }
+            if let id = collided[format] { return id }
         }
         let id = Int32(formats.count)
         formats.append(format)
         if byKey[key] == nil { byKey[key] = id } else { collided[format] = id }
-        remember(id)
         return id
     }
 

@@ -44,4 +44,35 @@ import Testing
             for (k, id) in ids.enumerated() { #expect(table[id] == formats[k]) }
         }
     }
+
+    /// A format is a value however its parts are kept: a copy keeps what it had when a
+    /// part of the original is set, parts set back to nothing make it plain, and formats
+    /// made apart compare and hash by what they draw.
+    @Test func formatsAreValuesWhateverHoldsTheirParts() {
+        var format = ParagraphFormat(firstPrefix: [.init("• ")], continuationPrefix: [.init("  ")])
+        let copy = format
+        format.firstPrefix = [.init("◦ ")]
+        #expect(copy.firstPrefix == [.init("• ")] && format.firstPrefix == [.init("◦ ")])
+        #expect(format.continuationPrefix == [.init("  ")] && format != copy)
+        format.firstPrefix = []
+        format.continuationPrefix = []
+        #expect(format.isPlain && format == .plain && format.hashValue == ParagraphFormat.plain.hashValue)
+        let twin = ParagraphFormat(firstPrefix: [.init("• ")], continuationPrefix: [.init("  ")])
+        #expect(twin == copy && twin.hashValue == copy.hashValue)
+        let wraps = ParagraphFormat(continuationPrefix: [.init("↪ ")], wrapsLikeTerminal: true)
+        #expect(wraps.continuationPrefix.isEmpty && !wraps.isPlain)
+        // Nested in a list item: the marker first, the item's pad before each other line.
+        let nested = ParagraphFormat(firstPrefix: [.init("│ ")], continuationPrefix: [.init("│ ")], fill: .init("─"))
+            .nested(in: [.init("1. ")], other: .init("   "))
+        #expect(nested == ParagraphFormat(firstPrefix: [.init("1. "), .init("│ ")], continuationPrefix: [.init("   "), .init("│ ")],
+                                          fill: .init("─")))
+        #expect(!wraps.nested(in: [.init("• ")], other: .init("  "), wrapsLikeTerminal: false).wrapsLikeTerminal)
+        // A format changed after it was interned is a new one; the first keeps its number.
+        var table = ParagraphFormatTable()
+        let first = table.intern(copy)
+        var changed = copy
+        changed.fill = .init("─")
+        let second = table.intern(changed)
+        #expect(first != second && table.intern(copy) == first && table.intern(twin) == first && table[second] == changed)
+    }
 }
