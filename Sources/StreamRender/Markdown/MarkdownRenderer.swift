@@ -200,7 +200,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             codeStyles = nil
             markWidths = nil
             quoteFormats = [:]
-            itemMarkers = [:]
+            itemMarkers = []
         }
     }
     /// The widths of the bullets (by depth) and of the task marks (open, done) under the
@@ -216,12 +216,12 @@ public struct MarkdownOptions: Hashable, Sendable {
     @exclusivity(unchecked) private var quoteFormats: [Style: (barred: ParagraphFormat, empty: ParagraphFormat)] = [:]
     @exclusivity(unchecked) private var paddedFormats: [ParagraphFormat?] = []
     private static let bullets = ["• ", "◦ ", "▪ "], taskMarks = ["☐ ", "☑ "]
-    /// List item markers by number (or depth), delimiter and task mark: the pieces, the
-    /// indent, and the format of a first line whose own format is plain (most items' first
-    /// lines share it, and a format kept is found by its box when interned). Emptied when
-    /// full (a long ordered list numbers each item) and when the options change.
-    @exclusivity(unchecked) private var itemMarkers: [Int: ItemMarker] = [:]
-    private static let itemMarkersKept = 512
+    /// List item markers by depth (bullets) or number and delimiter (up to
+    /// ``itemMarkerNumbers``), and task mark: the pieces, the indent, and the format of a
+    /// first line whose own format is plain (most items' first lines share it, and a
+    /// format kept is found by its box when interned). Emptied when the options change.
+    @exclusivity(unchecked) private var itemMarkers: [ItemMarker?] = []
+    private static let itemMarkerNumbers = 128
 
     struct ItemMarker {
         var marker: [ParagraphFormat.Piece]
@@ -237,9 +237,16 @@ public struct MarkdownOptions: Hashable, Sendable {
                             _ widths: (bullets: [Int], tasks: [Int])) -> ItemMarker {
         let done = task == UInt8(ascii: "x") || task == UInt8(ascii: "X")
         let taskState = task == nil ? 0 : done ? 2 : 1
-        // (md4c takes at most nine digits for a number.)
-        let key = number.map { $0 << 10 | Int(mark) << 2 | taskState } ?? -((depth % 3) << 2 | taskState) - 1
-        if let known = itemMarkers[key] { return known }
+        // Bullets first (three depths), then numbers ending in `.` or `)`; three task states each.
+        var slot: Int?
+        if let number {
+            if number >= 0 && number < Self.itemMarkerNumbers && (mark == UInt8(ascii: ".") || mark == UInt8(ascii: ")")) {
+                slot = 3 * (3 + 2 * number + (mark == UInt8(ascii: ")") ? 1 : 0)) + taskState
+            }
+        } else {
+            slot = 3 * (depth % 3) + taskState
+        }
+        if let slot, slot < itemMarkers.count, let known = itemMarkers[slot] { return known }
         var marker: [ParagraphFormat.Piece] = []
         var indent = 0
         if let number {
@@ -258,8 +265,10 @@ public struct MarkdownOptions: Hashable, Sendable {
         let made = ItemMarker(marker: marker, indent: indent,
                               plain: ParagraphFormat(firstPrefix: marker, continuationPrefix: [indents[indent]]),
                               isASCII: marker.allSatisfy { $0.text.utf8.allSatisfy { $0 < 0x7F } })
-        if itemMarkers.count == Self.itemMarkersKept { itemMarkers.removeAll(keepingCapacity: true) }
-        itemMarkers[key] = made
+        if let slot {
+            if itemMarkers.count <= slot { itemMarkers += repeatElement(nil, count: slot + 1 - itemMarkers.count) }
+            itemMarkers[slot] = made
+        }
         return made
     }
     /// What the md4c builder takes from `options`, made once: each parse copied the
@@ -1443,7 +1452,16 @@ public struct MarkdownOptions: Hashable, Sendable {
         case note = "NOTE", tip = "TIP", important = "IMPORTANT", warning = "WARNING", caution = "CAUTION"
 
         /// The label shown in place of the marker.
-        var label: String { rawValue.prefix(1) + rawValue.dropFirst().lowercased() }
+        var label: String {
+            // (Spelled out: lowercasing the raw value took thousands of instructions an alert.)
+            switch self {
+            case .note: "Note"
+            case .tip: "Tip"
+            case .important: "Important"
+            case .warning: "Warning"
+            case .caution: "Caution"
+            }
+        }
 
         func style(in alerts: MarkdownTheme.Alerts) -> Style {
             switch self {
