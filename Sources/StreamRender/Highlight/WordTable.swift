@@ -58,13 +58,27 @@ struct WordTable: Sendable {
     }
 
     private init(_ lists: [(UInt32, String)], ignoringCase: Bool, union: Bool) {
-        var words: [([UInt8], UInt32)] = []
+        // The words' bytes one after another (lowered when ignoring case), each word a
+        // range of them: split by characters (grapheme breaking) was most of a table's
+        // making, then an array per word and the split's slices were (paid once per
+        // language, on its first code block: issue 24).
+        var text: [UInt8] = []
+        var words: [(start: Int, count: Int, value: UInt32)] = []
         for (value, list) in lists {
             precondition(value != 0, "0 means no word")
-            // Split as bytes: split by characters (grapheme breaking) was most of a table's
-            // making, paid once per language on its first code block (issue 24).
-            for word in list.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }) {
-                words.append((word.map { ignoringCase ? ASCII.lower($0) : $0 }, value))
+            var list = list
+            list.withUTF8 { bytes in
+                text.reserveCapacity(text.count + bytes.count)
+                var start = -1
+                for k in 0...bytes.count {
+                    if k == bytes.count || bytes[k] == 0x20 || bytes[k] == 0x0A {
+                        if start >= 0 { words.append((text.count - (k - start), k - start, value)) }
+                        start = -1
+                    } else {
+                        if start < 0 { start = k }
+                        text.append(ignoringCase ? ASCII.lower(bytes[k]) : bytes[k])
+                    }
+                }
             }
         }
         var size = 16
@@ -72,41 +86,44 @@ struct WordTable: Sendable {
         while size < words.count * 4 { size <<= 1; bits += 1 }
         let mask = size - 1, shift = 64 - bits
         var storage = [UInt64](repeating: 0, count: Self.lengthMasks + size)
-        storage.reserveCapacity(storage.count + 2 * words.count + words.reduce(0) { $0 + ($1.0.count > 16 ? ($1.0.count + 7) / 8 : 0) })
+        storage.reserveCapacity(storage.count + 2 * words.count + words.reduce(0) { $0 + ($1.count > 16 ? ($1.count + 7) / 8 : 0) })
         var longest = 0
-        for (word, value) in words {
-            precondition(word.count < 256, "a slot holds a word's length in 8 bits")
-            let (a, b) = word.withUnsafeBytes { Self.edges($0.baseAddress!, word.count) }
-            var i = Self.hash(a, b, shift)
-            while true {
-                let slot = storage[Self.lengthMasks + i]
-                if slot == 0 {
-                    precondition(storage.count < 1 << 24, "a slot holds an entry's place in 24 bits")
-                    storage[Self.lengthMasks + i] = UInt64(storage.count) << 40 | UInt64(word.count) << 32 | UInt64(value)
-                    storage.append(a)
-                    storage.append(b)
-                    if word.count > 16 {
-                        let padded = word + [UInt8](repeating: 0, count: (8 - word.count % 8) % 8)
-                        padded.withUnsafeBytes { bytes in
-                            for k in stride(from: 0, to: bytes.count, by: 8) {
-                                storage.append(bytes.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+        text.withUnsafeBufferPointer { text in
+            for (start, count, value) in words {
+                precondition(count < 256, "a slot holds a word's length in 8 bits")
+                let word = UnsafeBufferPointer(rebasing: text[start..<start + count])
+                let (a, b) = Self.edges(UnsafeRawPointer(word.baseAddress!), count)
+                var i = Self.hash(a, b, shift)
+                while true {
+                    let slot = storage[Self.lengthMasks + i]
+                    if slot == 0 {
+                        precondition(storage.count < 1 << 24, "a slot holds an entry's place in 24 bits")
+                        storage[Self.lengthMasks + i] = UInt64(storage.count) << 40 | UInt64(count) << 32 | UInt64(value)
+                        storage.append(a)
+                        storage.append(b)
+                        if count > 16 {
+                            // Its bytes in words of 8, the last padded with zeros.
+                            for k in stride(from: 0, to: count, by: 8) {
+                                var chunk: UInt64 = 0
+                                for j in 0..<min(8, count - k) { chunk |= UInt64(word[k + j]) << (8 * UInt64(j)) }
+                                storage.append(UInt64(littleEndian: chunk))
                             }
                         }
+                        let bit: UInt64 = 1 << UInt64(min(count, 63))
+                        storage[Int(word[0])] |= bit
+                        if ignoringCase { storage[Int(ASCII.upper(word[0]))] |= bit }
+                        longest = max(longest, count)
+                        break
                     }
-                    let bit: UInt64 = 1 << UInt64(min(word.count, 63))
-                    storage[Int(word[0])] |= bit
-                    if ignoringCase { storage[Int(ASCII.upper(word[0]))] |= bit }
-                    longest = max(longest, word.count)
-                    break
+                    let same = Int(slot >> 32 & 0xFF) == count && storage.withUnsafeBufferPointer { s in
+                        Self.same(slot, a, b, UnsafeRawPointer(word.baseAddress!), s, folding: false)
+                    }
+                    if same {
+                        if union { storage[Self.lengthMasks + i] |= UInt64(value) }
+                        break
+                    }
+                    i = (i + 1) & mask
                 }
-                let same = Int(slot >> 32 & 0xFF) == word.count && storage.withUnsafeBufferPointer { s in
-                    word.withUnsafeBytes { Self.same(slot, a, b, $0.baseAddress!, s, folding: false) }
-                }
-                if same {
-                    if union { storage[Self.lengthMasks + i] |= UInt64(value) }
-                    break
-                }
-                i = (i + 1) & mask
             }
         }
         self.storage = storage
