@@ -84,6 +84,22 @@ public struct HighlightLanguage: Sendable, CustomStringConvertible {
     ///
     /// - Complexity: O(n) in the info string's length.
     public static func named(_ info: String) -> HighlightLanguage? {
+        // ASCII (every fence we have seen) is read as bytes: character by character, and
+        // `lowercased()`, cost thousands of instructions a fence. Other text keeps the
+        // character rules (a Kelvin sign lowercases to `k`).
+        var info = info
+        let asciiKey: String? = info.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var start = 0
+            while start < bytes.count && [0x20, 0x09, 0x7B, 0x2E].contains(bytes[start]) { start += 1 }
+            var end = start
+            while end < bytes.count && ![0x20, 0x09, 0x2C, 0x7D, 0x7B].contains(bytes[end]) { end += 1 }
+            var word = bytes[start..<end].map(ASCII.lower)
+            let prefix = Array("language-".utf8)
+            if word.starts(with: prefix) { word.removeFirst(prefix.count) }
+            return String(decoding: word, as: UTF8.self)
+        }
+        if let asciiKey { return byName[asciiKey] }
         var word = Substring(info)
         word = word.drop { $0 == " " || $0 == "\t" || $0 == "{" || $0 == "." }
         word = word.prefix { $0 != " " && $0 != "\t" && $0 != "," && $0 != "}" && $0 != "{" }

@@ -132,6 +132,10 @@ import Testing
             ("c++", "cpp"), ("sh title=\"x\"", "bash"), ("jsx", "javascript"), ("tsx", "typescript"),
             ("shell-session", "console"), ("yml", "yaml"), ("patch", "diff"), ("Dockerfile", "dockerfile"),
             ("c#", "csharp"), ("", nil), ("brainfuck", nil), ("text", nil),
+            (" {.Language-Rust} x", "rust"), ("python,linenos", "python"), ("\tgo", "go"), ("{}", nil),
+            // Not ASCII: read by characters (a Kelvin sign lowercases to `k`; a space with a
+            // combining mark is no space).
+            ("\u{212A}t", "kotlin"), (" \u{301}python", nil), ("pythoné", nil),
         ]
         for (info, want) in cases { #expect(HighlightLanguage.named(info)?.name == want, "\(info)") }
     }
