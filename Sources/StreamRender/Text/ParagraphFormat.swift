@@ -141,7 +141,9 @@
     /// Formats interned lately, by where their box is in memory, each with its number: a
     /// format the renderer keeps (a quote's, a list item's) is found by its box, without
     /// a hash of its text. An entry holds its box, so no other box takes its address.
-    private var seen = [(format: ParagraphFormat, id: Int32)?](repeating: nil, count: 64)
+    /// (Made with the first format that is not plain: a table that meets none costs
+    /// a process nothing.)
+    private var seen: [(format: ParagraphFormat, id: Int32)?] = []
 
     public init() {}
 
@@ -159,6 +161,7 @@
             remember(id)
             return id
         }
+        if seen.isEmpty { seen = .init(repeating: nil, count: 64) }
         let slot = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(format.storage!)) >> 4) & (seen.count - 1)
         if let entry = seen[slot], entry.format.storage === format.storage {
             remember(entry.id)
