@@ -90,13 +90,14 @@ public struct HighlightLanguage: Sendable, CustomStringConvertible {
         var info = info
         let asciiKey: String? = info.withUTF8 { bytes in
             guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            func skipped(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x7B || b == 0x2E }  // space, tab, `{`, `.`
+            func ends(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x2C || b == 0x7D || b == 0x7B }  // and `,`, `}`
             var start = 0
-            while start < bytes.count && [0x20, 0x09, 0x7B, 0x2E].contains(bytes[start]) { start += 1 }
+            while start < bytes.count && skipped(bytes[start]) { start += 1 }
             var end = start
-            while end < bytes.count && ![0x20, 0x09, 0x2C, 0x7D, 0x7B].contains(bytes[end]) { end += 1 }
+            while end < bytes.count && !ends(bytes[end]) { end += 1 }
             var word = bytes[start..<end].map(ASCII.lower)
-            let prefix = Array("language-".utf8)
-            if word.starts(with: prefix) { word.removeFirst(prefix.count) }
+            if word.starts(with: "language-".utf8) { word.removeFirst("language-".utf8.count) }
             return String(decoding: word, as: UTF8.self)
         }
         if let asciiKey { return byName[asciiKey] }

@@ -63,12 +63,12 @@ struct WordTable: Sendable {
         // making, then an array per word and the split's slices were (paid once per
         // language, on its first code block: issue 24).
         var text: [UInt8] = []
+        text.reserveCapacity(lists.reduce(0) { $0 + $1.1.utf8.count })
         var words: [(start: Int, count: Int, value: UInt32)] = []
         for (value, list) in lists {
             precondition(value != 0, "0 means no word")
             var list = list
             list.withUTF8 { bytes in
-                text.reserveCapacity(text.count + bytes.count)
                 var start = -1
                 for k in 0...bytes.count {
                     if k == bytes.count || bytes[k] == 0x20 || bytes[k] == 0x0A {

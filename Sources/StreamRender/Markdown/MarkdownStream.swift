@@ -266,7 +266,12 @@
                                                          code: String(decoding: fenceCode, as: UTF8.self)))
         }
         fenceCode.removeAll()
+        // (A very long line's tokens are not held on: a block's lines are short again.)
+        if lineTokens.capacity > Self.keptLineTokens { lineTokens = [] }
     }
+
+    /// The room for tokens kept across fenced blocks.
+    private static let keptLineTokens = 1024
 
     private mutating func takeFinals() -> [StyledLine] {
         flushHeld()

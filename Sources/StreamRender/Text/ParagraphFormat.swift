@@ -127,6 +127,14 @@
     }
 }
 
+extension ParagraphFormat: CustomReflectable {
+    /// The parts, not the box that holds them (`dump`, test failure messages).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["firstPrefix": firstPrefix, "continuationPrefix": storedContinuationPrefix,
+                                "fill": fill as Any, "wrapsLikeTerminal": wrapsLikeTerminal])
+    }
+}
+
 /// The formats of a document's paragraphs, each stored once and named by a small
 /// number (paragraphs carry the number).
 @_spi(Benchmarks) public struct ParagraphFormatTable: Sendable {

@@ -61,6 +61,9 @@ import Testing
         #expect(twin == copy && twin.hashValue == copy.hashValue)
         let wraps = ParagraphFormat(continuationPrefix: [.init("↪ ")], wrapsLikeTerminal: true)
         #expect(wraps.continuationPrefix.isEmpty && !wraps.isPlain)
+        var unwrapped = wraps
+        unwrapped.wrapsLikeTerminal = false
+        #expect(unwrapped.continuationPrefix == [.init("↪ ")], "the prefix hidden while it wraps like a terminal")
         // Nested in a list item: the marker first, the item's pad before each other line.
         let nested = ParagraphFormat(firstPrefix: [.init("│ ")], continuationPrefix: [.init("│ ")], fill: .init("─"))
             .nested(in: [.init("1. ")], other: .init("   "))
@@ -74,5 +77,15 @@ import Testing
         changed.fill = .init("─")
         let second = table.intern(changed)
         #expect(first != second && table.intern(copy) == first && table.intern(twin) == first && table[second] == changed)
+    }
+
+    /// A format met again after others (neither of the last two interned) is found by
+    /// its box, with its number.
+    @Test func aFormatMetAgainAfterOthersKeepsItsNumber() {
+        var table = ParagraphFormatTable()
+        let formats = (0..<5).map { ParagraphFormat(firstPrefix: [.init("\($0). ")]) }
+        let ids = formats.map { table.intern($0) }
+        for k in [0, 2, 4, 1, 3, 0] { #expect(table.intern(formats[k]) == ids[k], "format \(k)") }
+        #expect(table.count == formats.count + 1)
     }
 }
