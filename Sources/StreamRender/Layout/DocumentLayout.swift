@@ -334,12 +334,14 @@ struct DocumentLayout {
     func indents(of id: Int32, in document: StyledDocument) -> (first: Int, other: Int) {
         if id == 0 { return (0, 0) }
         let limit = max(0, settings.width - 1)
-        if let known = prefixes.widths[id], known.policy == settings.policy {
+        let k = Int(id)
+        if k < prefixes.widths.count, let known = prefixes.widths[k], known.policy == settings.policy {
             return (min(known.first, limit), min(known.other, limit))
         }
         let format = document.formats[id]
         let first = measure(format.firstPrefix), other = measure(format.continuationPrefix)
-        prefixes.widths[id] = (settings.policy, first, other)
+        if prefixes.widths.count <= k { prefixes.widths += repeatElement(nil, count: k + 1 - prefixes.widths.count) }
+        prefixes.widths[k] = (settings.policy, first, other)
         return (min(first, limit), min(other, limit))
     }
 
@@ -459,7 +461,9 @@ final class PrefixWidths {
     // (Used by one thread at a time and never re-entrantly, also where copies of a
     // layout share them: not checked for exclusive access at run time, which cost
     // more than their lookups.)
-    @exclusivity(unchecked) var widths: [Int32: (policy: WidthPolicy, first: Int, other: Int)] = [:]
+    /// By format number (dense: an index, not a hash; and no dictionary type made at
+    /// run time for the first format).
+    @exclusivity(unchecked) var widths: [(policy: WidthPolicy, first: Int, other: Int)?] = []
 
     /// What lines of a format show around their text (prefixes cut to their columns,
     /// the fill), by format number, for the width and policy they were made at (dense:

@@ -13,6 +13,14 @@ public struct CodeTheme: Hashable, Sendable {
         self.styles = TokenKind.allCases.map { styles[$0] ?? .plain }
     }
 
+    /// The built-in themes' init: pairs, not a dictionary (whose type the run time made
+    /// on first use, a quarter of a million instructions, for a theme every process reads).
+    private init(pairs: KeyValuePairs<TokenKind, Style>) {
+        var styles = [Style](repeating: .plain, count: TokenKind.allCases.count)
+        for (kind, style) in pairs { styles[Int(kind.rawValue)] = style }
+        self.styles = styles
+    }
+
     /// The style of `kind`, laid over the code block's own style.
     ///
     /// - Complexity: O(1).
@@ -26,7 +34,7 @@ public struct CodeTheme: Hashable, Sendable {
     }
 
     /// For dark backgrounds.
-    public static let dark = CodeTheme([
+    public static let dark = CodeTheme(pairs: [
         .keyword: rgb(0xD75FD7), .type: rgb(0x5FD7D7), .function: rgb(0x5FAFFF), .builtin: rgb(0x00AFFF),
         .string: rgb(0x5FD700), .stringEscape: rgb(0xFFD75F, [.bold]), .number: rgb(0xFFAF5F),
         .comment: rgb(0x808080, [.italic]), .operator: rgb(0xD7AFAF), .constant: rgb(0xFF875F),
@@ -36,7 +44,7 @@ public struct CodeTheme: Hashable, Sendable {
     ])
 
     /// For light backgrounds.
-    public static let light = CodeTheme([
+    public static let light = CodeTheme(pairs: [
         .keyword: rgb(0x8700AF, [.bold]), .type: rgb(0x005F87), .function: rgb(0x0000D7), .builtin: rgb(0x005FAF),
         .string: rgb(0x008700), .stringEscape: rgb(0xAF5F00, [.bold]), .number: rgb(0xAF5F00),
         .comment: rgb(0x808080, [.italic]), .operator: rgb(0x5F5F5F), .constant: rgb(0xD75F00),
@@ -46,7 +54,7 @@ public struct CodeTheme: Hashable, Sendable {
     ])
 
     /// Attributes only (`NO_COLOR`): keywords bold, strings italic, comments dim.
-    public static let monochrome = CodeTheme([
+    public static let monochrome = CodeTheme(pairs: [
         .keyword: Style(attributes: [.bold]), .type: Style(attributes: [.bold]),
         .string: Style(attributes: [.italic]), .stringEscape: Style(attributes: [.bold, .italic]),
         .comment: Style(attributes: [.dim, .italic]), .attribute: Style(attributes: [.dim]),

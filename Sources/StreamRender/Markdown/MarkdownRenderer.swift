@@ -1435,7 +1435,9 @@ public struct MarkdownOptions: Hashable, Sendable {
         var bytes = line.drop { $0 == 0x20 || $0 == 0x09 }
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
         var pipes = 0, escaped = false, leading = false, trailing = false
-        for (k, b) in zip(bytes.indices, bytes) {
+        // (By index: a zip of the indices and the bytes made its generic type at run time.)
+        for k in bytes.indices {
+            let b = bytes[k]
             if b == UInt8(ascii: "|") && !escaped {
                 pipes += 1
                 if k == bytes.startIndex { leading = true }

@@ -56,7 +56,7 @@ public struct TerminalCapabilities: Hashable, Sendable {
             caps.colors = .none
         } else if environment["COLORTERM"] == "truecolor" || environment["COLORTERM"] == "24bit" {
             caps.colors = .truecolor
-        } else if term.contains("256color") {
+        } else if Self.contains(term, "256color") {
             caps.colors = .palette256
         } else {
             caps.colors = .ansi16
@@ -77,6 +77,16 @@ public struct TerminalCapabilities: Hashable, Sendable {
         caps.graphemeClusters = ["WezTerm", "ghostty"].contains(program) || ["xterm-kitty", "contour", "xterm-ghostty"].contains(term)
         caps.hyperlinks = !caps.isDumb && supportsHyperlinks(environment)
         return caps
+    }
+
+    /// Whether `text` contains `part` (ASCII). Compared as bytes: `String.contains(_:)`
+    /// builds a table of characters for its search first, a quarter of a million
+    /// instructions at start-up. Text that is not ASCII is compared by characters.
+    static func contains(_ text: String, _ part: String) -> Bool {
+        let bytes = Array(text.utf8), wanted = Array(part.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return text.contains(part) }
+        guard wanted.count <= bytes.count else { return false }
+        return (0...bytes.count - wanted.count).contains { bytes[$0..<$0 + wanted.count].elementsEqual(wanted) }
     }
 
     /// Environment variables ``detect(environment:isTerminal:)`` reads.

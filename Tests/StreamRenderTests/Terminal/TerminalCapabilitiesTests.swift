@@ -24,6 +24,19 @@ import Testing
         #expect(TerminalCapabilities.detect(environment: environment, isTerminal: true).hyperlinks == expected, "\(environment)")
     }
 
+    /// `256color` anywhere in `TERM` means 256 colours (compared as bytes where `TERM`
+    /// is ASCII, by characters otherwise).
+    @Test func aTermNaming256ColoursGetsThem() {
+        let cases: [(String, TerminalCapabilities.ColorSupport)] = [
+            ("xterm-256color", .palette256), ("screen-256color-bce", .palette256), ("256color", .palette256),
+            ("xterm", .ansi16), ("xterm-256colo", .ansi16), ("xterm-25color", .ansi16), ("vt100", .ansi16),
+            ("é-256color", .palette256), ("256colorǃ", .palette256), ("256colo\u{301}r", .ansi16),
+        ]
+        for (term, colors) in cases {
+            #expect(TerminalCapabilities.detect(environment: ["TERM": term], isTerminal: true).colors == colors, "\(term)")
+        }
+    }
+
     @Test func withoutHyperlinksALinkShowsItsURLInTheLiveView() {
         var caps = TerminalCapabilities.full
         caps.hyperlinks = false
