@@ -139,9 +139,8 @@ extension ParagraphFormat: CustomReflectable {
 /// number (paragraphs carry the number).
 @_spi(Benchmarks) public struct ParagraphFormatTable: Sendable {
     private var formats: [ParagraphFormat] = [.plain]
-    /// The first format of each key (``key(_:)``), and the others.
-    private var byKey: [UInt64: Int32] = [:]
-    private var collided: [ParagraphFormat: Int32] = [:]
+    /// The formats' numbers by ``key(_:)``.
+    private var byKey = IDSlots()
     /// Testing switch: keys are cut to these bits, so tests can make formats collide.
     var keyMask: UInt64 = .max
     /// The last two formats interned (0: none).
@@ -185,17 +184,13 @@ extension ParagraphFormat: CustomReflectable {
     private mutating func lookUp(_ format: ParagraphFormat) -> Int32 {
         // Looked up by a hash of the bytes drawn: `ParagraphFormat`'s own hash (of each
         // piece's `String` and `Style`) cost 1,700 instructions (an ordered list's items
-        // each have a format of their own). Two formats of one key that differ go to
-        // the hashed dictionary.
+        // each have a format of their own). Formats of one key are told apart by `==`.
+        if formats.count == 1 { byKey.file(hash: 0) }  // (the plain format's place: never looked up)
         let key = Self.key(format) & keyMask
-        if let id = byKey[key] {
-            if format == formats[Int(id)] { return id }
-            if let id = collided[format] { return id }
-        }
-        let id = Int32(formats.count)
+        if let id = byKey.first(key, where: { formats[Int($0)] == format }) { return id }
         formats.append(format)
-        if byKey[key] == nil { byKey[key] = id } else { collided[format] = id }
-        return id
+        byKey.file(hash: key)
+        return Int32(formats.count - 1)
     }
 
     /// FNV-1a of what `format` draws: its pieces' bytes and styles, in order.

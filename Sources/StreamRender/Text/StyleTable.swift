@@ -16,12 +16,25 @@ public struct StyleID: Hashable, Sendable, Comparable, CustomStringConvertible {
 /// worth, not one per character, so the table is never pruned).
 public struct StyleTable: Sendable {
     private var styles: [Style] = [.plain]
-    private var ids: [Style: StyleID] = [.plain: .plain]
+    /// The styles' ids by ``hash(_:)``.
+    private var ids = IDSlots()
     private var recent: [(style: Style, id: StyleID)] = [(.plain, .plain)]
     private var nextRecent = 0
     private static let recentCount = 8
 
-    public init() {}
+    public init() {
+        ids.file(hash: Self.hash(.plain))
+    }
+
+    /// The colours and attributes mixed with the link's bytes (FNV-1a).
+    private static func hash(_ style: Style) -> UInt64 {
+        var hash = style.look
+        if let link = style.hyperlink {
+            hash ^= 0xcbf2_9ce4_8422_2325
+            for byte in link.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        return hash
+    }
 
     /// The id of `style`, adding it if it is new.
     ///
@@ -31,12 +44,13 @@ public struct StyleTable: Sendable {
         // and bold): comparing with the last ones is cheaper than hashing.
         for entry in recent where entry.style == style { return entry.id }
         let id: StyleID
-        if let known = ids[style] {
-            id = known
+        let hash = Self.hash(style)
+        if let known = ids.first(hash, where: { styles[Int($0)] == style }) {
+            id = StyleID(rawValue: UInt32(known))
         } else {
             id = StyleID(rawValue: UInt32(styles.count))
             styles.append(style)
-            ids[style] = id
+            ids.file(hash: hash)
         }
         if recent.count < Self.recentCount {
             recent.append((style, id))
@@ -53,7 +67,7 @@ public struct StyleTable: Sendable {
     public func id(of style: Style) -> StyleID {
         // (The last ones interned first: a prefix's bullet or bar style, drawn per line.)
         for entry in recent where entry.style == style { return entry.id }
-        return ids[style] ?? .plain
+        return ids.first(Self.hash(style), where: { styles[Int($0)] == style }).map { StyleID(rawValue: UInt32($0)) } ?? .plain
     }
 
     /// The style named by `id`.
