@@ -84,7 +84,9 @@ public struct TerminalCapabilities: Hashable, Sendable {
     /// instructions at start-up. Text that is not ASCII is compared by characters.
     static func contains(_ text: String, _ part: String) -> Bool {
         let bytes = Array(text.utf8), wanted = Array(part.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return text.contains(part) }
+        guard bytes.allSatisfy({ $0 < 0x80 }) && wanted.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A }) else {
+            return text.contains(part)
+        }
         guard wanted.count <= bytes.count else { return false }
         return (0...bytes.count - wanted.count).contains { bytes[$0..<$0 + wanted.count].elementsEqual(wanted) }
     }

@@ -185,7 +185,9 @@ extension ParagraphFormat: CustomReflectable {
         // Looked up by a hash of the bytes drawn: `ParagraphFormat`'s own hash (of each
         // piece's `String` and `Style`) cost 1,700 instructions (an ordered list's items
         // each have a format of their own). Formats of one key are told apart by `==`.
-        if formats.count == 1 { byKey.file(hash: 0) }  // (the plain format's place: never looked up)
+        // The plain format's place, filed once, first: `intern` answers plain before any
+        // lookup, so no lookup matches it and the first one adds a format.
+        if formats.count == 1 { byKey.file(hash: 0) }
         let key = Self.key(format) & keyMask
         if let id = byKey.first(key, where: { formats[Int($0)] == format }) { return id }
         formats.append(format)

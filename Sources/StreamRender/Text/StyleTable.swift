@@ -26,14 +26,13 @@ public struct StyleTable: Sendable {
         ids.file(hash: Self.hash(.plain))
     }
 
-    /// The colours and attributes mixed with the link's bytes (FNV-1a).
+    /// The colours and attributes, mixed with the link's `String` hash (not its bytes:
+    /// links equal as strings, `é` and `e` with a combining accent, must hash alike).
     private static func hash(_ style: Style) -> UInt64 {
-        var hash = style.look
-        if let link = style.hyperlink {
-            hash ^= 0xcbf2_9ce4_8422_2325
-            for byte in link.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
-        return hash
+        guard let link = style.hyperlink else { return style.look }
+        var hasher = Hasher()
+        hasher.combine(link)
+        return style.look ^ UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
     /// The id of `style`, adding it if it is new.

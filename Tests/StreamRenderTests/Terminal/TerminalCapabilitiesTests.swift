@@ -30,6 +30,7 @@ import Testing
         let cases: [(String, TerminalCapabilities.ColorSupport)] = [
             ("xterm-256color", .palette256), ("screen-256color-bce", .palette256), ("256color", .palette256),
             ("xterm", .ansi16), ("xterm-256colo", .ansi16), ("xterm-25color", .ansi16), ("vt100", .ansi16),
+            ("256colo-256color", .palette256),
             ("é-256color", .palette256), ("256colorǃ", .palette256), ("256colo\u{301}r", .ansi16),
         ]
         for (term, colors) in cases {

@@ -18,7 +18,7 @@ import Testing
     /// Interning gives one number per distinct format and the same number again for an
     /// equal one, however the formats come (in a row, taking turns, back after many
     /// others), also when their keys collide (keys cut to two bits: every format
-    /// shares a key with others and the hashed dictionary decides).
+    /// shares a key with others and equality decides).
     @Test func internedFormatsKeepTheirNumbers() {
         let bullet = Style(foreground: .ansi(3))
         func item(_ n: Int) -> ParagraphFormat {
