@@ -376,8 +376,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             for (k, line) in (rendered.isEmpty ? [StyledLine()] : rendered).enumerated() {
                 var line = line
                 let first = k == 0 ? [ParagraphFormat.Piece(mark, style: options.theme.link)] : [indent]
-                line.format = ParagraphFormat(firstPrefix: first + line.format.firstPrefix,
-                                              continuationPrefix: [indent] + line.format.continuationPrefix, fill: line.format.fill)
+                line.format = line.format.nested(in: first, other: indent, wrapsLikeTerminal: false)
                 lines.append(line)
             }
         }

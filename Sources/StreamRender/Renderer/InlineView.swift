@@ -132,9 +132,9 @@ public struct InlineView {
         var live: [VisualLine] = []
         var provisional = finished ? [] : view.layout.provisionalLines(in: view.document)
         if let pushedOut {
-            // (In the scrollback already.)
-            pendingFinal.removeAll { Self.ends($0, atOrBefore: pushedOut) }
-            provisional.removeAll { Self.ends($0, atOrBefore: pushedOut) }
+            // (In the scrollback already: the lines that end at it or before.)
+            pendingFinal.removeAll { $0.isRevealed(to: pushedOut) }
+            provisional.removeAll { $0.isRevealed(to: pushedOut) }
         }
         if let limit = revealLimit {
             // Final lines go into the scrollback once wholly revealed; the rest wait.
@@ -436,11 +436,6 @@ public struct InlineView {
         guard let pushedOut else { return finalEnd }
         guard let finalEnd else { return pushedOut }
         return max(finalEnd, pushedOut)
-    }
-
-    /// Whether `line` ends at or before `position` (and so is wholly before it).
-    private static func ends(_ line: VisualLine, atOrBefore position: TextPosition) -> Bool {
-        line.paragraph < position.paragraph || (line.paragraph == position.paragraph && line.end <= position.offset)
     }
 
     /// How a terminal narrowed to `newWidth` re-wraps row `r` of the region (its text
