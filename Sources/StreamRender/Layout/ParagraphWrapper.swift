@@ -262,8 +262,16 @@ struct ParagraphWrapper {
     /// - Complexity: O(n) in the bytes.
     private mutating func wrapSimple(_ text: UnsafeBufferPointer<UInt8>, ascii: Bool, breakers: LayoutBreakers,
                                      emit: (VisualLine) -> Void) -> Bool {
-        guard collectOpportunities(text, breakers: breakers), Self.opportunitiesAreNear(opportunities, end: text.count) else {
-            return declineOnePass()
+        // Text the fast path covers, with opportunities surely near, needs only those
+        // near each line's end (from ``ASCIILineBreak/lastOpportunity(in:after:through:)``);
+        // other text has them all collected first.
+        let gap = Self.forcedRestartAnywhere - Self.forcedRestartAtOpportunity
+        let nearEnds = breakers.line.usesASCIIFastPath && (ascii || ASCIILineBreak.covers(text))
+            && ASCIILineBreak.surelyNear(text, maximumGap: gap)
+        if !nearEnds {
+            guard collectOpportunities(text, breakers: breakers), Self.opportunitiesAreNear(opportunities, end: text.count) else {
+                return declineOnePass()
+            }
         }
         let n = text.count
         func columns(_ range: Range<Int>) -> Int {
@@ -299,8 +307,13 @@ struct ParagraphWrapper {
                 emit(VisualLine(paragraph: 0, start: s, end: fit, width: column, isReplacement: false))
                 break
             }
-            while next < opportunities.count && Int(opportunities[next]) <= over { next += 1 }
-            let cut = next > 0 && Int(opportunities[next - 1]) > s ? Int(opportunities[next - 1]) : over
+            let cut: Int
+            if nearEnds {
+                cut = ASCIILineBreak.lastOpportunity(in: text, after: s, through: over) ?? over
+            } else {
+                while next < opportunities.count && Int(opportunities[next]) <= over { next += 1 }
+                cut = next > 0 && Int(opportunities[next - 1]) > s ? Int(opportunities[next - 1]) : over
+            }
             var end = cut
             while end > s && text[end - 1] == 0x20 { end -= 1 }
             emit(VisualLine(paragraph: 0, start: s, end: end, width: columns(s..<end), isReplacement: false))

@@ -254,18 +254,26 @@ enum ASCIILineBreak {
         }
     }
 
+    /// With `restart` above 0, the opportunities from `restart` on, read from there:
+    /// the byte before it must be an ASCII letter (``isRestart(_:at:)``). With
+    /// `limit`, none past it.
     private static func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<Class>,
+                                           restart: Int = 0, through limit: Int = .max,
                                            _ body: (Int, Bool) -> Void) {
         let n = text.count
-        var prev = classAt(text, 0, table) ?? .al
-        if prev == .cm { prev = .al }  // LB10
+        var prev = Class.al
+        if restart == 0 {
+            prev = classAt(text, 0, table) ?? .al
+            if prev == .cm { prev = .al }  // LB10
+        }
         var lastNonSpace = prev
         var number = NumberState()
         number.advance(to: prev)
         var lineStart = 0
         // Whether the character that `prev` classifies starts a line or follows a space.
+        // (After a restart, `prev` is a letter: this is read only once a later one is.)
         var prevStartsWord = true
-        for k in 1..<n {
+        for k in max(1, restart)..<(limit < n ? limit + 1 : n) {
             let a = prev
             guard var b = classAt(text, k, table) else { continue }
             if (a == .al || a == .nu) && (b == .al || b == .nu) {
@@ -300,8 +308,63 @@ enum ASCIILineBreak {
             number.advance(to: b)
             if b != .sp { lastNonSpace = b }
         }
+        guard limit >= n else { return }
         let last = text[n - 1] < 0x80 ? table[Int(text[n - 1])] : .al
         body(n, last == .bk || last == .cr || last == .lf)
+    }
+
+    /// Whether the scan may start at `k` knowing nothing before it: after an ASCII
+    /// letter (AL), every part of the state is the same whatever came earlier (the
+    /// class before is AL, so is the last that is not a space, no number is open, and
+    /// whether a hyphen starts a word is read only when a hyphen comes next).
+    @inline(__always)
+    static func isRestart(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> Bool {
+        k > 0 && (text[k - 1] | 0x20) &- 0x61 < 26
+    }
+
+    /// Whether no two opportunities of `text` (its ends included) are more than
+    /// `maximumGap` bytes apart, known from those that are sure: a letter after a
+    /// letter and a space (LB18, nothing before the letter can hold it) is one.
+    /// False when those alone leave a wider gap (the others may still close it).
+    ///
+    /// - Precondition: ``covers(_:)`` is true of `text`.
+    /// - Complexity: O(n) at most; O(n / `maximumGap`) on prose, which has such
+    ///   letters every few bytes (each window is searched from its far end).
+    static func surelyNear(_ text: UnsafeBufferPointer<UInt8>, maximumGap: Int) -> Bool {
+        var previous = 0
+        while text.count - previous > maximumGap {
+            var q = previous + maximumGap
+            while q > previous && !(text[q - 1] == 0x20 && isRestart(text, at: q - 1) && (text[q] | 0x20) &- 0x61 < 26) {
+                q -= 1
+            }
+            if q == previous { return false }
+            previous = q
+        }
+        return true
+    }
+
+    /// The last opportunity of `text` after `start` and at or before `limit` (before
+    /// the text's end), or nil: scans back from `limit` one stretch at a time, each
+    /// read from a restart (``isRestart(_:at:)``), until one has an opportunity or
+    /// `start` is passed. Wrapping near the line ends reads a few bytes a line instead
+    /// of the whole paragraph.
+    ///
+    /// - Precondition: ``covers(_:)`` is true of `text`, and ``surelyNear(_:maximumGap:)``
+    ///   (or a letter at most that far before each stretch: the scan back is bounded by it).
+    /// - Complexity: O(`limit` - `start` + the gap) in the bytes.
+    static func lastOpportunity(in text: UnsafeBufferPointer<UInt8>, after start: Int, through limit: Int) -> Int? {
+        table.withUnsafeBufferPointer { table in
+            var high = limit
+            while high > start {
+                var restart = high
+                while restart > 0 && !isRestart(text, at: restart) { restart -= 1 }
+                var found: Int?
+                forEachOpportunity(in: text, table: table, restart: restart, through: high) { at, _ in found = at }
+                if let found { return found > start ? found : nil }
+                high = restart - 1
+            }
+            return nil
+        }
     }
 
     /// Whether a number (`NU`, or `IS? NU` as ICU's LB25 reads it when

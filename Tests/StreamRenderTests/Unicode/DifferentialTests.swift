@@ -98,6 +98,53 @@ import Testing
         }
     }
 
+    /// Wrapping near line ends reads from restarts: the last opportunity in a stretch is
+    /// the whole text's (ICU's), whatever came before the restart (numbers, hyphens,
+    /// brackets, quotes, spaces, marks, hard breaks); and opportunities said to be
+    /// surely near are near.
+    @Test func readingFromARestartFindsWhatTheWholeTextHas() {
+        let seed = TestSeed.base(0x5EED_0007)
+        var rng = SeededGenerator(seed: seed)
+        let icu = LineBreaker()
+        icu.usesASCIIFastPath = false
+        var checked = 0, near = 0, notNear = 0
+        for iteration in 0..<20_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0, 1: s += String(decoding: [Self.asciiAlphabet.randomElement(using: &rng)!], as: UTF8.self)
+                case 2: s += ["a", "ab", "1", " ", " x", "-", "(", "\"", "\u{301}"].randomElement(using: &rng)!
+                case 3: s += Self.coveredPieces.randomElement(using: &rng)!
+                default: s += ["word ", "the ", "line-", "x", " y"].randomElement(using: &rng)!
+                }
+            }
+            let text = Array(s.utf8)
+            guard text.count > 1, text.withUnsafeBufferPointer({ ASCIILineBreak.covers($0) }) else { continue }
+            let all = icu.opportunities(in: s).map(\.offset)
+            text.withUnsafeBufferPointer { buffer in
+                for _ in 0..<8 {
+                    let start = Int.random(in: 0..<(text.count - 1), using: &rng)
+                    let limit = Int.random(in: (start + 1)..<text.count, using: &rng)
+                    let expected = all.last { $0 > start && $0 <= limit }
+                    let found = ASCIILineBreak.lastOpportunity(in: buffer, after: start, through: limit)
+                    if found != expected {
+                        Issue.record("seed \(seed) iteration \(iteration): \(text.debugString) after \(start) through \(limit): \(String(describing: found)), ICU \(String(describing: expected))")
+                    }
+                    checked += 1
+                }
+                let gap = Int.random(in: 1...24, using: &rng)
+                if ASCIILineBreak.surelyNear(buffer, maximumGap: gap) {
+                    near += 1
+                    let gaps = zip([0] + all, all + [text.count]).map { $1 - $0 }
+                    #expect(gaps.allSatisfy { $0 <= gap }, "seed \(seed) iteration \(iteration): \(text.debugString) gap \(gap)")
+                } else {
+                    notNear += 1
+                }
+            }
+        }
+        #expect(checked > 100_000 && near > 1_000 && notNear > 1_000, "\(checked) \(near) \(notNear)")
+    }
+
     /// Every character of the fast path's ranges (made from ICU's data), in contexts
     /// that exercise each rule its class takes part in, gives ICU's breaks.
     @Test func everyRangeCharacterBreaksAsICUSays() {
