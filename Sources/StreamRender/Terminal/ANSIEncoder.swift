@@ -18,7 +18,7 @@
 public struct ANSIEncoder: Sendable {
     public var capabilities: TerminalCapabilities {
         // (What was downgraded for other colours is not.)
-        didSet { downgradedLooks = Array(repeating: (.max, 0), count: 64) }
+        didSet { downgradedLooks = Array(repeating: (.max, 0), count: Self.slots) }
     }
     /// Whether rows are screen rows (fullscreen: CUP allowed) or only relative to a
     /// region whose place on the screen is unknown (inline).
@@ -380,8 +380,12 @@ public struct ANSIEncoder: Sendable {
     /// A slot of the encoder's caches for a key made of looks.
     @inline(__always)
     private static func slot(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - 10))
     }
+
+    /// The slots of each cache: 1024 (with 64, the few dozen changes of a styled
+    /// answer evicted each other).
+    private static let slots = 1 << 10
 
     /// Buffers of ``setPen(_:link:into:)`` kept between changes.
     private var resetCodes = SGRCodes(), deltaCodes = SGRCodes()
@@ -395,9 +399,9 @@ public struct ANSIEncoder: Sendable {
     /// Changes written and their bytes, by ``slot(_:)`` of their looks (a later change
     /// of a slot replaces it). No look is `.max` (its top bits are unused): empty slots.
     private var recentChanges = [(change: PenChange, bytes: [UInt8])](
-        repeating: (PenChange(from: .max, to: .max), []), count: 64)
+        repeating: (PenChange(from: .max, to: .max), []), count: slots)
     /// Looks downgraded to the capabilities' colours (``cachedLook(of:)``), by slot.
-    private var downgradedLooks = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: 64)
+    private var downgradedLooks = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: slots)
 
     /// The shortest SGR from `current` (nil: unknown) to `target`.
     func sgr(from current: Style?, to target: Style) -> [UInt8] {
