@@ -1141,9 +1141,9 @@ public struct MarkdownOptions: Hashable, Sendable {
             // Numbered left to right (the order of first reference), replaced right to left.
             let numbers = found.reversed().map { renderer.footnoteNumber(String(decoding: text[($0.open + 2)..<$0.close], as: UTF8.self)) }
             for (match, number) in zip(found, numbers.reversed()) {
-                let digits = MathText.superscript(String(number))!
-                text.replaceSubrange(match.open...match.close, with: Array(digits.utf8))
-                movePlaces(replaced: (lo + match.open)...(lo + match.close), by: digits.utf8.count)
+                let digits = MathText.raisedDigits(number)
+                text.replaceSubrange(match.open...match.close, with: digits)
+                movePlaces(replaced: (lo + match.open)...(lo + match.close), by: digits.count)
             }
             if !found.isEmpty {
                 // All in the last run: it ends where the bytes now end.

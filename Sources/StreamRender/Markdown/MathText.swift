@@ -24,6 +24,25 @@ public enum MathText {
         return out
     }
 
+    /// The UTF-8 of a number's decimal digits raised (`superscript` of its digits,
+    /// without a string a digit: a footnote reference cost 2,000 instructions).
+    static func raisedDigits(_ number: Int) -> [UInt8] {
+        if number < 0 { return Array(superscript(String(number))!.utf8) }
+        var digits: [UInt8] = []
+        var rest = number
+        repeat {
+            let d = rest % 10
+            rest /= 10
+            // ¹ ² ³ are Latin-1 (C2 B9, C2 B2, C2 B3); the others U+2070 + d (E2 81 B0 + d).
+            switch d {
+            case 1: digits += [0xB9, 0xC2]
+            case 2, 3: digits += [0xB0 + UInt8(d), 0xC2]
+            default: digits += [0xB0 + UInt8(d), 0x81, 0xE2]
+            }
+        } while rest > 0
+        return digits.reversed()
+    }
+
     /// Runs of whitespace as one space, trimmed.
     static func collapsed(_ text: String) -> String {
         var out = String.UnicodeScalarView()

@@ -18,6 +18,16 @@ import Testing
         #expect(Self.rows.filter { $0.source.hasPrefix("http") || $0.source.contains("/") }.count >= 60)
     }
 
+    /// Footnote references are raised digit by digit from bytes; written out here apart
+    /// from both that and the superscript table.
+    @Test func raisedDigitsAreTheSuperscriptDigits() {
+        #expect(String(decoding: MathText.raisedDigits(1234567890), as: UTF8.self) == "\u{B9}\u{B2}\u{B3}\u{2074}\u{2075}\u{2076}\u{2077}\u{2078}\u{2079}\u{2070}")
+        #expect(String(decoding: MathText.raisedDigits(0), as: UTF8.self) == "\u{2070}")
+        for number in 0...2_000 {
+            #expect(MathText.raisedDigits(number) == Array(MathText.superscript(String(number))!.utf8), "\(number)")
+        }
+    }
+
     @Test func everySnippetConvertsAsTheRuleBookSays() {
         var failures: [String] = []
         for row in Self.rows {
