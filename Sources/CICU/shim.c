@@ -87,6 +87,7 @@ static uint32_t cicu_scalar_properties_uncached(uint32_t scalar) {
     if (u_hasBinaryProperty(c, UCHAR_REGIONAL_INDICATOR)) bits |= CICU_PROP_REGIONAL_INDICATOR;
     if (u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) bits |= CICU_PROP_DEFAULT_IGNORABLE;
     if (u_hasBinaryProperty(c, UCHAR_PREPENDED_CONCATENATION_MARK)) bits |= CICU_PROP_PREPENDED_CONCAT;
+    if (u_hasBinaryProperty(c, UCHAR_GRAPHEME_EXTEND)) bits |= CICU_PROP_GRAPHEME_EXTEND;
     bits |= ((uint32_t)u_getIntPropertyValue(c, UCHAR_HANGUL_SYLLABLE_TYPE) & CICU_PROP_HST_MASK) << CICU_PROP_HST_SHIFT;
     return bits;
 }

@@ -56,6 +56,7 @@ int32_t cicu_grapheme_break_is_other(uint32_t scalar);
 #define CICU_PROP_REGIONAL_INDICATOR  (1u << 12)
 #define CICU_PROP_DEFAULT_IGNORABLE   (1u << 13)
 #define CICU_PROP_PREPENDED_CONCAT    (1u << 14)
+#define CICU_PROP_GRAPHEME_EXTEND     (1u << 15)
 #define CICU_PROP_HST_SHIFT           16          ///< UHangulSyllableType: 0 NA, 1 L, 2 V, 3 T, 4 LV, 5 LVT
 #define CICU_PROP_HST_MASK            0x7u
 

@@ -260,11 +260,13 @@ enum LineDrawer {
         // Arrows, operators, box drawing, shapes, symbols (U+2190-U+2BFF) hold no mark.
         // Nor do simple scalars (`SimpleText`: kana, ideographs, Hangul: most cells
         // here; their property lookups were a twentieth of a live view of CJK text).
-        guard scalar >= 0x300, !(0x2190...0x2BFF).contains(scalar), SimpleText.width(of: scalar) == nil,
-              let first = Unicode.Scalar(scalar) else { return false }
-        let p = first.properties
-        if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return false }
-        return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}"
+        guard scalar >= 0x300, !(0x2190...0x2BFF).contains(scalar), SimpleText.width(of: scalar) == nil else { return false }
+        // ICU's properties, as the segmenter's (and remembered: the standard library's
+        // were 600 instructions a cell of Thai or Devanagari in the live view).
+        let p = ScalarProperties.of(scalar)
+        let isSpacingMark = p.generalCategory == ScalarProperties.spacingMark
+        if policy.mode != .grapheme && isSpacingMark && !p.isGraphemeExtend { return false }
+        return p.isGraphemeExtend || isSpacingMark || scalar == 0x200D
     }
 
     /// Draws a prefix or fill piece from `column`; returns the column after it.

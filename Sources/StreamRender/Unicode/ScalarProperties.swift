@@ -31,6 +31,7 @@ struct ScalarProperties: Sendable, Hashable {
     @inlinable var isRegionalIndicator: Bool { bits & (1 << 12) != 0 }
     @inlinable var isDefaultIgnorable: Bool { bits & (1 << 13) != 0 }
     @inlinable var isPrependedConcatenationMark: Bool { bits & (1 << 14) != 0 }
+    @inlinable var isGraphemeExtend: Bool { bits & (1 << 15) != 0 }
     /// Hangul_Syllable_Type: 0 NA, 1 L, 2 V, 3 T, 4 LV, 5 LVT.
     @inlinable var hangulSyllableType: UInt32 { (bits >> 16) & 0x7 }
 
