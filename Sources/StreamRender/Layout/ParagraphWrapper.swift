@@ -202,7 +202,7 @@ struct ParagraphWrapper {
             } else if simple != nil && min(firstLineWidth, otherLineWidth) >= 2 {
                 if wrapSimple(text, ascii: false, breakers: breakers, emit: emit) { return }
             } else if !ByteSearch.contains(0x09, in: text),
-                      Self.firstDictionaryLead(text, from: 0, to: text.count) == text.count,
+                      !Self.containsDictionaryScalar(text),
                       wrapClusters(text, breakers: breakers, emit: emit) {
                 // (Not tabs, nor the scripts broken with a dictionary, whose scans the
                 // cluster path cuts where the text says: see `dictionaryRunEnd`.)
@@ -595,6 +595,25 @@ struct ParagraphWrapper {
         guard from < to, let base = text.baseAddress else { return to }
         return min(ByteSearch.find(0xE0, base, from: from, to: to), ByteSearch.find(0xE1, base, from: from, to: to),
                    ByteSearch.find(0xEA, base, from: from, to: to))
+    }
+
+    /// Whether `text` holds a scalar of a dictionary run (``isDictionaryScalar(_:)``):
+    /// the lead bytes of ``firstDictionaryLead(_:from:to:)`` read as scalars. (Indic text
+    /// shares the lead byte E0 with Thai: by lead byte alone, every paragraph of Hindi
+    /// or Tamil went the cluster-by-cluster way.)
+    ///
+    /// - Precondition: `text` is valid UTF-8.
+    /// - Complexity: O(n) in the bytes (three `memchr`s where there is no such lead).
+    static func containsDictionaryScalar(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var p = firstDictionaryLead(text, from: 0, to: text.count)
+        while p < text.count {
+            let b = text[p]
+            if (b == 0xE0 || b == 0xE1 || b == 0xEA) && isDictionaryScalar(DisplayWidth.decodeScalar(text, at: p).0) {
+                return true
+            }
+            p += 1
+        }
+        return false
     }
 
     /// The blocks of the scripts UAX #14 puts in class SA that ICU breaks with a

@@ -36,6 +36,26 @@ import Testing
         return runs
     }
 
+    /// Paragraphs without a scalar of a dictionary run may be laid out in one pass, even
+    /// when their lead bytes are those of such scalars (Indic, Georgian, Hangul jamo,
+    /// Vietnamese); any one such scalar sends a paragraph the cluster-by-cluster way.
+    @Test func onlyScalarsOfDictionaryScriptsCount() {
+        func contains(_ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBufferPointer { ParagraphWrapper.containsDictionaryScalar($0) }
+        }
+        for text in ["नमस्ते दुनिया", "தமிழ் மொழி", "ქართული", "\u{1100}\u{1161}", "Tiếng Việt", "ꙮ", "plain", ""] {
+            #expect(!contains(text), "\(text)")
+        }
+        for text in ["ภาษาไทย", "ລາວ", "ភាសាខ្មែរ", "မြန်မာ", "\u{AA80}", "नमस्ते ก", "a\u{1000}"] {
+            #expect(contains(text), "\(text)")
+        }
+        // Against the scalars, for every scalar with one of the three lead bytes.
+        for value in UInt32(0x800)...0xAFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(contains("a" + String(scalar) + "b") == ParagraphWrapper.isDictionaryScalar(value), "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test func scansEndOnlyAtRunEndsOrCuts() {
         let seed = TestSeed.base(20261126)
         var rng = SeededGenerator(seed: seed)
