@@ -608,7 +608,8 @@ struct ParagraphWrapper {
         var p = firstDictionaryLead(text, from: 0, to: text.count)
         while p < text.count {
             let b = text[p]
-            if (b == 0xE0 || b == 0xE1 || b == 0xEA) && isDictionaryScalar(DisplayWidth.decodeScalar(text, at: p).0) {
+            if (b == 0xE0 || b == 0xE1 || b == 0xEA) && p + 2 < text.count
+                && isDictionaryScalar(DisplayWidth.decodeScalar(text, at: p).0) {
                 return true
             }
             p += 1

@@ -261,12 +261,22 @@ enum LineDrawer {
         // Nor do simple scalars (`SimpleText`: kana, ideographs, Hangul: most cells
         // here; their property lookups were a twentieth of a live view of CJK text).
         guard scalar >= 0x300, !(0x2190...0x2BFF).contains(scalar), SimpleText.width(of: scalar) == nil else { return false }
-        // ICU's properties, as the segmenter's (and remembered: the standard library's
-        // were 600 instructions a cell of Thai or Devanagari in the live view).
-        let p = ScalarProperties.of(scalar)
-        let isSpacingMark = p.generalCategory == ScalarProperties.spacingMark
-        if policy.mode != .grapheme && isSpacingMark && !p.isGraphemeExtend { return false }
-        return p.isGraphemeExtend || isSpacingMark || scalar == 0x200D
+        // Letters and the like, by ICU's cached properties: no mark (the standard
+        // library's were 600 instructions a cell of Thai or Devanagari in the live view).
+        // Marks, extenders and what ICU's Unicode does not know yet (a newer terminal may
+        // join it to the cell before) are decided by the standard library's, as before.
+        let known = ScalarProperties.of(scalar)
+        switch known.generalCategory {
+        case ScalarProperties.nonSpacingMark, ScalarProperties.enclosingMark, ScalarProperties.spacingMark,
+             ScalarProperties.unassigned:
+            break
+        default:
+            if !known.isGraphemeExtend && scalar != 0x200D { return false }
+        }
+        guard let first = Unicode.Scalar(scalar) else { return false }
+        let p = first.properties
+        if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return false }
+        return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}"
     }
 
     /// Draws a prefix or fill piece from `column`; returns the column after it.

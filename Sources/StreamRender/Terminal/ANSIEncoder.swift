@@ -380,12 +380,12 @@ public struct ANSIEncoder: Sendable {
     /// A slot of the encoder's caches for a key made of looks.
     @inline(__always)
     private static func slot(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - 10))
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - slotBits))
     }
 
     /// The slots of each cache: 1024 (with 64, the few dozen changes of a styled
     /// answer evicted each other).
-    private static let slots = 1 << 10
+    private static let slotBits = 10, slots = 1 << slotBits
 
     /// Buffers of ``setPen(_:link:into:)`` kept between changes.
     private var resetCodes = SGRCodes(), deltaCodes = SGRCodes()

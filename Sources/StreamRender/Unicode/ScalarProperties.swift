@@ -36,6 +36,7 @@ struct ScalarProperties: Sendable, Hashable {
     @inlinable var hangulSyllableType: UInt32 { (bits >> 16) & 0x7 }
 
     // ICU UCharCategory values used by the width rules.
+    @usableFromInline static let unassigned: UInt32 = 0         // Cn
     @usableFromInline static let nonSpacingMark: UInt32 = 6     // Mn
     @usableFromInline static let enclosingMark: UInt32 = 7      // Me
     @usableFromInline static let spacingMark: UInt32 = 8        // Mc

@@ -20,7 +20,8 @@ import TestSupport
     /// Clusters of more than one scalar, emoji, marks, zero-width and ambiguous characters.
     static let other = ["🚀", "👩‍👩‍👧", "🇯🇵", "👍🏽", "1️⃣", "☺", "☺️", "e\u{301}", "\u{301}", "\u{200B}", "\u{200D}",
                         "a\u{301}\u{302}\u{303}", "नमस्ते", "→", "✓", "≥", "×", "\u{AD}", "\u{FE0F}", "①", "Ⅻ", "™",
-                        "\u{2028}", "\t", "가", "ก", "x" + String(repeating: "\u{301}", count: 200), "\u{200B}\u{200B}\u{200B}"]
+                        "\u{2028}", "\t", "가", "ก", "x" + String(repeating: "\u{301}", count: 200), "\u{200B}\u{200B}\u{200B}",
+                        "தமிழ் மொழி", "ქართული", "\u{1100}\u{1161}\u{11A8}", "Tiếng Việt", "क्षत्रिय"]
 
     static func randomParagraph(using rng: inout SeededGenerator) -> String {
         var text = ""
