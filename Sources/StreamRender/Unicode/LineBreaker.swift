@@ -319,8 +319,13 @@ enum ASCIILineBreak {
     /// whether a hyphen starts a word is read only when a hyphen comes next).
     @inline(__always)
     static func isRestart(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> Bool {
-        k > 0 && (text[k - 1] | 0x20) &- 0x61 < 26
+        k > 0 && isLetter(text[k - 1])
     }
+
+    /// An ASCII letter, A-Z or a-z. (The lexers' `ASCII.isLetter` is the same test; the
+    /// Unicode layer uses no other.)
+    @inline(__always)
+    static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
 
     /// Whether no two opportunities of `text` (its ends included) are more than
     /// `maximumGap` bytes apart, known from those that are sure: a letter after a
@@ -334,7 +339,7 @@ enum ASCIILineBreak {
         var previous = 0
         while text.count - previous > maximumGap {
             var q = previous + maximumGap
-            while q > previous && !(text[q - 1] == 0x20 && isRestart(text, at: q - 1) && (text[q] | 0x20) &- 0x61 < 26) {
+            while q > previous && !(text[q - 1] == 0x20 && isRestart(text, at: q - 1) && isLetter(text[q])) {
                 q -= 1
             }
             if q == previous { return false }
