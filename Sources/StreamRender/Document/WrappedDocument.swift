@@ -91,7 +91,7 @@ public struct HistoryLimits: Hashable, Sendable {
             provisionalStale = true
             if lines.isEmpty { return }
             document.discardProvisional()
-            appendLines(lines)
+            appendLines(&lines)
             markdown!.recycle(&lines)
         } else {
             document.append(text, style: style)
@@ -100,7 +100,7 @@ public struct HistoryLimits: Hashable, Sendable {
     }
 
     /// Appends rendered lines as paragraphs, each with its format.
-    private mutating func appendLines(_ lines: [StyledLine]) {
+    private mutating func appendLines(_ lines: inout [StyledLine]) {
         // By index: a loop variable was a copy of each line.
         for k in lines.indices {
             // A line that joins the one before goes on in its paragraph (and format).
@@ -108,12 +108,17 @@ public struct HistoryLimits: Hashable, Sendable {
             if !lines[k].joinsPrevious {
                 if lines[k].format.isPlain { document.setPlainFormat() } else { document.setFormat(lines[k].format) }
             }
+            // Mostly the line goes in as it is: checked once, not run by run; and mostly
+            // it starts its paragraph, which takes its buffer.
+            let asIs = lines[k].bytes.withUnsafeBufferPointer { document.takesAsIs($0) }
+            if asIs && lines[k].moveText(into: &document) {
+                if !lines[k].continues { document.endLine() }
+                continue
+            }
             if lines[k].runs.count > 1 { document.reserveOpenParagraph(lines[k].bytes.count) }
             // (The line's fields, not the line: calling a method of `lines[k]` copied it.)
             let runs = lines[k].runs
             lines[k].bytes.withUnsafeBufferPointer { bytes in
-                // Mostly the line goes in as it is: checked once, not run by run.
-                let asIs = document.takesAsIs(bytes)
                 var start = 0
                 for run in runs {
                     let piece = UnsafeBufferPointer(rebasing: bytes[start..<run.end])
@@ -136,7 +141,7 @@ public struct HistoryLimits: Hashable, Sendable {
         var lines = markdown!.provisionalLines()
         document.discardProvisional()
         document.markProvisional()
-        appendLines(lines)
+        appendLines(&lines)
         markdown!.recycle(&lines)
         layout.update(from: document)
     }
@@ -160,7 +165,7 @@ public struct HistoryLimits: Hashable, Sendable {
         provisionalStale = true
         guard !lines.isEmpty else { return }
         document.discardProvisional()
-        appendLines(lines)
+        appendLines(&lines)
         markdown!.recycle(&lines)
         layout.update(from: document, commit: commit)
     }
@@ -173,7 +178,7 @@ public struct HistoryLimits: Hashable, Sendable {
         if hasMarkdown, !document.isFinished {
             var lines = markdown!.finish()
             document.discardProvisional()
-            appendLines(lines)
+            appendLines(&lines)
             markdown!.recycle(&lines)
         }
         document.finish()

@@ -128,6 +128,16 @@ import CMD4C
         runs.append(Run(end: bytes.count, style: style))
     }
 
+    /// Gives the line's text to the open paragraph of `document` without a copy
+    /// (`StyledDocument.adoptAsIs(_:runs:)`, for text ``StyledDocument/takesAsIs(_:)``
+    /// accepted). True when it took it: the line is left empty, with the paragraph's
+    /// empty buffer.
+    mutating func moveText(into document: inout StyledDocument) -> Bool {
+        guard document.adoptAsIs(&bytes, runs: runs.lazy.map { ($0.end, $0.style) }) else { return false }
+        runs.removeAll(keepingCapacity: true)
+        return true
+    }
+
     /// Empties the line for reuse in `format`: its arrays keep their room.
     mutating func reset(format: ParagraphFormat) {
         bytes.removeAll(keepingCapacity: true)

@@ -284,6 +284,38 @@ import DequeModule
         appendToOpenParagraph(bytes, styles.intern(style))
     }
 
+    /// Makes `bytes`, which ``takesAsIs(_:)`` accepted, the open paragraph's text when it
+    /// has none: the paragraph takes their buffer and `bytes` gets its empty one, so
+    /// nothing is copied (a rendered line's text was copied into its paragraph, then the
+    /// line's buffer emptied for the next line). `runs`: each run's end and style, in
+    /// order, the last at `bytes.count`. False, with nothing changed, when the paragraph
+    /// has text, the bytes are over its limit, or their buffer has much more room than
+    /// they need (kept in the history, it would hold that room).
+    ///
+    /// - Complexity: O(r) in the runs (one hash of each style).
+    mutating func adoptAsIs(_ bytes: inout [UInt8], runs: some Sequence<(end: Int, style: Style)>) -> Bool {
+        precondition(!isFinished, "append after finish")
+        let last = paragraphs.count - 1
+        let count = bytes.count
+        guard count > 0, count <= maximumParagraphBytes, paragraphs[last].text.isEmpty,
+              bytes.capacity <= max(Self.adoptedRoom, 2 * count) else { return false }
+        var ids: [StyleRun] = []
+        swap(&ids, &paragraphs[last].runs)
+        for run in runs {
+            let id = styles.intern(run.style)
+            if let k = ids.indices.last, ids[k].style == id { ids[k].end = run.end } else { ids.append(StyleRun(end: run.end, style: id)) }
+        }
+        swap(&ids, &paragraphs[last].runs)
+        swap(&bytes, &paragraphs[last].text)
+        byteCount += count
+        totalBytes += count
+        return true
+    }
+
+    /// The room a buffer taken whole may have whatever its text (a removed paragraph's
+    /// buffer is kept for reuse up to this room too).
+    static let adoptedRoom = 256
+
     /// Makes room in the open paragraph for `count` more bytes (a caller that knows a
     /// line's length spares its text the reallocations of growing byte by byte).
     ///
@@ -464,7 +496,7 @@ import DequeModule
     private mutating func recycle(_ paragraph: Paragraph) -> Int {
         // Not one without a buffer (a blank line's): it spares nothing, and the text
         // paragraph that took it would allocate (half the spares, between blocks).
-        if spareParagraphs.count < spareLimit && paragraph.text.capacity > 0 && paragraph.text.capacity <= 256 {
+        if spareParagraphs.count < spareLimit && paragraph.text.capacity > 0 && paragraph.text.capacity <= Self.adoptedRoom {
             spareParagraphs.append(paragraph)
         }
         return paragraph.text.count

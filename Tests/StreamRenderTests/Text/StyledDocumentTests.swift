@@ -52,6 +52,41 @@ import Testing
         #expect(doc[paragraph: 0].style(at: 1) == .plain)
     }
 
+    /// A rendered line's buffer becomes its paragraph's text when the paragraph has
+    /// none: the same text and runs as appending it, the line left with the
+    /// paragraph's empty buffer; refused (nothing changed) after text or with much more
+    /// room than text.
+    @Test func anEmptyParagraphTakesALinesBufferWhole() {
+        let bold = Style(attributes: .bold)
+        let text = Array("plain bold more".utf8)
+        let pieces: [(end: Int, style: Style)] = [(6, .plain), (10, bold), (11, bold), (15, .plain)]
+        var adopted = StyledDocument(), appended = StyledDocument()
+        var buffer = text
+        #expect(adopted.adoptAsIs(&buffer, runs: pieces))
+        #expect(buffer.isEmpty)
+        var start = 0
+        for run in pieces {
+            text.withUnsafeBufferPointer { appended.appendAsIs(UnsafeBufferPointer(rebasing: $0[start..<run.end]), style: run.style) }
+            start = run.end
+        }
+        adopted._invariantCheck()
+        #expect(adopted[paragraph: 0].text == text)
+        #expect(runs(adopted[paragraph: 0]) == runs(appended[paragraph: 0]))
+        #expect(runs(adopted[paragraph: 0]).count == 3)
+        #expect(adopted.byteCount == appended.byteCount && adopted.totalBytes == 15)
+        // The paragraph has text now: the next line is appended, not taken.
+        var more = Array("x".utf8)
+        #expect(!adopted.adoptAsIs(&more, runs: [(1, .plain)]))
+        #expect(more == Array("x".utf8) && adopted.byteCount == 15)
+        adopted.endLine()
+        var roomy: [UInt8] = []
+        roomy.reserveCapacity(4 * StyledDocument.adoptedRoom)
+        roomy += "y".utf8
+        #expect(!adopted.adoptAsIs(&roomy, runs: [(1, .plain)]))
+        #expect(roomy == Array("y".utf8) && adopted[paragraph: 1].text.isEmpty)
+        adopted._invariantCheck()
+    }
+
     @Test func restyleSplitsAndMergesRuns() {
         var doc = StyledDocument()
         let red = doc.styles.intern(Style(foreground: .red))
