@@ -713,6 +713,9 @@ public struct MarkdownOptions: Hashable, Sendable {
 
             func makeIterator() -> Iterator { Iterator(nodes: nodes, place: node.first, left: node.childCount) }
 
+            /// Exact: an array made of the children is allocated once, at its size.
+            var underestimatedCount: Int { node.childCount }
+
             var first: Node? { node.childCount > 0 ? nodes[node.first] : nil }
 
             var last: Node? {

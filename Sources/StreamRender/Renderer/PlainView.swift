@@ -68,9 +68,10 @@ struct PlainView: LiveView {
     /// - Complexity: O(n) in the bytes written.
     mutating func frame(into out: inout [UInt8]) {
         guard !pending.isEmpty else { return }
-        out.append(contentsOf: pending)
         bytesWritten += pending.count
         framesWritten += 1
+        // Handed over when `out` is empty (it mostly is), not copied.
+        if out.isEmpty { swap(&out, &pending) } else { out.append(contentsOf: pending) }
         pending.removeAll(keepingCapacity: true)
     }
 
