@@ -289,7 +289,8 @@ public struct HistoryLimits: Hashable, Sendable {
         let id = document[paragraph: line.paragraph].format
         if id == 0 { return LineDecoration(prefix: [], textColumn: 0, fill: nil, fillCount: 0) }
         let isFirst = line.start == 0
-        let made = layout.decoration(of: id, in: document)
+        // (Known, as it mostly is, without passing the document.)
+        let made = layout.knownDecoration(of: id) ?? layout.decoration(of: id, in: document)
         let column = isFirst ? made.columns.first : made.columns.other
         let fillCount = made.fill == nil ? 0 : max(0, layout.settings.width - column - line.width) / made.fillWidth
         return LineDecoration(prefix: isFirst ? made.first : made.other, textColumn: column, fill: made.fill, fillCount: fillCount)
@@ -402,7 +403,23 @@ public struct HistoryLimits: Hashable, Sendable {
         if let fill = decoration.fill, decoration.fillCount > 0 {
             pen?.change(to: fill.style, into: &out)
             var text = fill.text
-            text.withUTF8 { bytes in for _ in 0..<decoration.fillCount { out.append(contentsOf: bytes) } }
+            text.withUTF8 { bytes in
+                // Room for all of it, the first copy, then what is there doubled (a rule
+                // is 80 fills: an append each cost more than their bytes).
+                guard let source = bytes.baseAddress else { return }
+                let start = out.count, total = bytes.count * decoration.fillCount
+                out.append(contentsOf: repeatElement(0, count: total))
+                out.withUnsafeMutableBufferPointer { buffer in
+                    let base = buffer.baseAddress! + start
+                    base.update(from: source, count: bytes.count)
+                    var have = bytes.count
+                    while have < total {
+                        let more = min(have, total - have)
+                        (base + have).update(from: base, count: more)
+                        have += more
+                    }
+                }
+            }
         }
     }
 

@@ -375,11 +375,8 @@ struct DocumentLayout {
     ///
     /// - Complexity: O(p) in the prefixes' bytes the first time at a width, O(1) after.
     func decoration(of id: Int32, in document: StyledDocument) -> PrefixWidths.Decoration {
+        if let known = knownDecoration(of: id) { return known }
         let k = Int(id)
-        if k < prefixes.decorations.count, let known = prefixes.decorations[k],
-           known.width == settings.width, known.policy == settings.policy {
-            return known
-        }
         let fill = document.formats[id].fill
         let made = PrefixWidths.Decoration(policy: settings.policy, width: settings.width, columns: indents(of: id, in: document),
                                            first: shownPrefix(of: id, isFirst: true, in: document),
@@ -390,6 +387,17 @@ struct DocumentLayout {
         }
         prefixes.decorations[k] = made
         return made
+    }
+
+    /// ``decoration(of:in:)`` when it is made already at this width and policy.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    func knownDecoration(of id: Int32) -> PrefixWidths.Decoration? {
+        let k = Int(id)
+        guard k < prefixes.decorations.count, let known = prefixes.decorations[k],
+              known.width == settings.width, known.policy == settings.policy else { return nil }
+        return known
     }
 
     /// The width of `pieces` in columns.
