@@ -133,7 +133,10 @@ import CMD4C
     /// accepted). True when it took it: the line is left empty, with the paragraph's
     /// empty buffer.
     mutating func moveText(into document: inout StyledDocument) -> Bool {
-        guard document.adoptAsIs(&bytes, runs: runs.lazy.map { ($0.end, $0.style) }) else { return false }
+        // (By index: a loop variable copied each run's style.)
+        guard document.adoptAsIs(&bytes, runs: { ids, styles in
+            for k in runs.indices { StyledDocument.addRun(&ids, end: runs[k].end, style: runs[k].style, in: &styles) }
+        }) else { return false }
         runs.removeAll(keepingCapacity: true)
         return true
     }

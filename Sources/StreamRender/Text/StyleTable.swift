@@ -41,7 +41,13 @@ public struct StyleTable: Sendable {
     public mutating func intern(_ style: Style) -> StyleID {
         // A few styles come back in turn (a code line's token kinds, a paragraph's plain
         // and bold): comparing with the last ones is cheaper than hashing.
-        for entry in recent where entry.style == style { return entry.id }
+        // (Compared in place: a loop variable copied each entry's link.)
+        if let id = recent.withUnsafeBufferPointer({ entries -> StyleID? in
+            for k in entries.indices where entries[k].style.look == style.look && entries[k].style.hyperlink == style.hyperlink {
+                return entries[k].id
+            }
+            return nil
+        }) { return id }
         let id: StyleID
         let hash = Self.hash(style)
         if let known = ids.first(hash, where: { styles[Int($0)] == style }) {

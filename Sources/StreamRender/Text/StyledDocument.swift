@@ -287,29 +287,37 @@ import DequeModule
     /// Makes `bytes`, which ``takesAsIs(_:)`` accepted, the open paragraph's text when it
     /// has none: the paragraph takes their buffer and `bytes` gets its empty one, so
     /// nothing is copied (a rendered line's text was copied into its paragraph, then the
-    /// line's buffer emptied for the next line). `runs`: each run's end and style, in
-    /// order, the last at `bytes.count`. False, with nothing changed, when the paragraph
-    /// has text, the bytes are over its limit, or their buffer has much more room than
-    /// they need (kept in the history, it would hold that room).
+    /// line's buffer emptied for the next line). `addRuns` gives the paragraph its style
+    /// runs (empty when called), each by ``addRun(_:end:style:)`` with this document's
+    /// styles, the last ending at `bytes.count`. False, with nothing changed, when the
+    /// paragraph has text, the bytes are over its limit, or their buffer has much more
+    /// room than they need (kept in the history, it would hold that room).
     ///
     /// - Complexity: O(r) in the runs (one hash of each style).
-    mutating func adoptAsIs(_ bytes: inout [UInt8], runs: some Sequence<(end: Int, style: Style)>) -> Bool {
+    mutating func adoptAsIs(_ bytes: inout [UInt8], runs addRuns: (_ runs: inout [StyleRun], _ styles: inout StyleTable) -> Void) -> Bool {
         precondition(!isFinished, "append after finish")
         let last = paragraphs.count - 1
         let count = bytes.count
         guard count > 0, count <= maximumParagraphBytes, paragraphs[last].text.isEmpty,
               bytes.capacity <= max(Self.adoptedRoom, 2 * count) else { return false }
-        var ids: [StyleRun] = []
-        swap(&ids, &paragraphs[last].runs)
-        for run in runs {
-            let id = styles.intern(run.style)
-            if let k = ids.indices.last, ids[k].style == id { ids[k].end = run.end } else { ids.append(StyleRun(end: run.end, style: id)) }
-        }
-        swap(&ids, &paragraphs[last].runs)
+        var runs: [StyleRun] = []
+        swap(&runs, &paragraphs[last].runs)
+        addRuns(&runs, &styles)
+        swap(&runs, &paragraphs[last].runs)
         swap(&bytes, &paragraphs[last].text)
         byteCount += count
         totalBytes += count
         return true
+    }
+
+    /// Ends `runs` at `end` in `style`, interned in `styles`: the last run grows if it
+    /// has the style (see ``adoptAsIs(_:runs:)``).
+    ///
+    /// - Complexity: O(1) amortized, plus one hash of the style.
+    static func addRun(_ runs: inout [StyleRun], end: Int, style: Style, in styles: inout StyleTable) {
+        let id = styles.intern(style)
+        let last = runs.count - 1
+        if last >= 0 && runs[last].style == id { runs[last].end = end } else { runs.append(StyleRun(end: end, style: id)) }
     }
 
     /// The room a buffer taken whole may have whatever its text (a removed paragraph's

@@ -62,7 +62,9 @@ import Testing
         let pieces: [(end: Int, style: Style)] = [(6, .plain), (10, bold), (11, bold), (15, .plain)]
         var adopted = StyledDocument(), appended = StyledDocument()
         var buffer = text
-        #expect(adopted.adoptAsIs(&buffer, runs: pieces))
+        #expect(adopted.adoptAsIs(&buffer) { runs, styles in
+            for piece in pieces { StyledDocument.addRun(&runs, end: piece.end, style: piece.style, in: &styles) }
+        })
         #expect(buffer.isEmpty)
         var start = 0
         for run in pieces {
@@ -76,13 +78,13 @@ import Testing
         #expect(adopted.byteCount == appended.byteCount && adopted.totalBytes == 15)
         // The paragraph has text now: the next line is appended, not taken.
         var more = Array("x".utf8)
-        #expect(!adopted.adoptAsIs(&more, runs: [(1, .plain)]))
+        #expect(!adopted.adoptAsIs(&more) { runs, styles in StyledDocument.addRun(&runs, end: 1, style: .plain, in: &styles) })
         #expect(more == Array("x".utf8) && adopted.byteCount == 15)
         adopted.endLine()
         var roomy: [UInt8] = []
         roomy.reserveCapacity(4 * StyledDocument.adoptedRoom)
         roomy += "y".utf8
-        #expect(!adopted.adoptAsIs(&roomy, runs: [(1, .plain)]))
+        #expect(!adopted.adoptAsIs(&roomy) { runs, styles in StyledDocument.addRun(&runs, end: 1, style: .plain, in: &styles) })
         #expect(roomy == Array("y".utf8) && adopted[paragraph: 1].text.isEmpty)
         adopted._invariantCheck()
     }
