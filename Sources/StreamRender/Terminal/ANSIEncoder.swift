@@ -252,7 +252,11 @@ public struct ANSIEncoder: Sendable {
             let last = existing - 1  // -1: not even the region's first row exists yet
             if at.row < last { out.append(contentsOf: Self.csi(Self.count(last - at.row) + "B")) }
             if at.row > last { out.append(contentsOf: Self.csi(Self.count(at.row - last) + "A")) }
-            for _ in 0..<(row - last) { out.append(contentsOf: [0x0D, 0x0A]) }
+            // (Byte by byte: an array literal here was an allocation per new row.)
+            for _ in 0..<(row - last) {
+                out.append(0x0D)
+                out.append(0x0A)
+            }
             existingRows = row + 1
             cursor = (row, 0)
         }
