@@ -296,17 +296,20 @@ import DequeModule
     /// - Complexity: O(r) in the runs (one hash of each style).
     mutating func adoptAsIs(_ bytes: inout [UInt8], runs addRuns: (_ runs: inout [StyleRun], _ styles: inout StyleTable) -> Void) -> Bool {
         precondition(!isFinished, "append after finish")
-        let last = paragraphs.count - 1
         let count = bytes.count
-        guard count > 0, count <= maximumParagraphBytes, paragraphs[last].text.isEmpty,
-              bytes.capacity <= max(Self.adoptedRoom, 2 * count) else { return false }
-        var runs: [StyleRun] = []
-        swap(&runs, &paragraphs[last].runs)
-        addRuns(&runs, &styles)
-        swap(&runs, &paragraphs[last].runs)
-        swap(&bytes, &paragraphs[last].text)
+        guard count > 0, count <= maximumParagraphBytes, bytes.capacity <= max(Self.adoptedRoom, 2 * count),
+              Self.adopt(&bytes, into: &paragraphs[paragraphs.count - 1], styles: &styles, addRuns) else { return false }
         byteCount += count
         totalBytes += count
+        return true
+    }
+
+    /// ``adoptAsIs(_:runs:)`` on the open paragraph, in one access to it.
+    private static func adopt(_ bytes: inout [UInt8], into paragraph: inout Paragraph, styles: inout StyleTable,
+                              _ addRuns: (_ runs: inout [StyleRun], _ styles: inout StyleTable) -> Void) -> Bool {
+        guard paragraph.text.isEmpty else { return false }
+        addRuns(&paragraph.runs, &styles)
+        swap(&bytes, &paragraph.text)
         return true
     }
 
@@ -398,13 +401,20 @@ import DequeModule
     }
 
     private mutating func closeOpenParagraph(lineFeed: Bool) {
-        let last = paragraphs.count - 1
-        paragraphs[last].isClosed = true
-        paragraphs[last].endsWithLineFeed = lineFeed
+        // (One access to the open paragraph: each through the deque's subscript was a
+        // uniqueness check and an index computed.)
+        let format = Self.close(&paragraphs[paragraphs.count - 1], lineFeed: lineFeed)
         var next = freshParagraph()
         // A paragraph split at the size limit goes on in the same format.
-        if !lineFeed { next.format = paragraphs[last].format }
+        if !lineFeed { next.format = format }
         paragraphs.append(next)
+    }
+
+    /// Closes `paragraph`; returns its format.
+    private static func close(_ paragraph: inout Paragraph, lineFeed: Bool) -> Int32 {
+        paragraph.isClosed = true
+        paragraph.endsWithLineFeed = lineFeed
+        return paragraph.format
     }
 
     /// Gives the open paragraph the plain format, as ``setFormat(_:)`` with
