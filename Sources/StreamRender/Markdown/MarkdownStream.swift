@@ -536,12 +536,7 @@
                     fenceCode.append(0x0A)
                 }
                 // (From the line's bytes: no `String` per line of code.)
-                stripped.withUnsafeBufferPointer { code in
-                    guard highlighter != nil else { return finals.append(renderer.codeLine(utf8: code)) }
-                    highlighter!.finishLine(utf8: code, into: &lineTokens)
-                    highlightedLines += 1
-                    finals.append(renderer.codeLine(utf8: code, tokens: lineTokens))
-                }
+                stripped.withUnsafeBufferPointer { appendCodeLine($0) }
             }
             return
         }
@@ -846,6 +841,15 @@
         held += region
         clearRegion()
         if held.count >= Self.heldBytes { flushHeld() }
+    }
+
+    /// A finished line of the open fence, highlighted when its language is known.
+    /// (The highlighter is matched, not compared with nil: the comparison copied it.)
+    private mutating func appendCodeLine(_ code: UnsafeBufferPointer<UInt8>) {
+        guard case .some = highlighter else { return finals.append(renderer.codeLine(utf8: code)) }
+        highlighter!.finishLine(utf8: code, into: &lineTokens)
+        highlightedLines += 1
+        finals.append(renderer.codeLine(utf8: code, tokens: lineTokens))
     }
 
     /// Whether `text` has a `]` right before a `:`, as a link reference definition does.
