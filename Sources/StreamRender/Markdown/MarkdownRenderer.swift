@@ -207,7 +207,9 @@ public struct MarkdownOptions: Hashable, Sendable {
 /// Not `Sendable`: a class with a parse counter and md4c callbacks that build into it;
 /// one per stream.
 @_spi(Benchmarks) public final class MarkdownRenderer {
-    public var options: MarkdownOptions {
+    /// (Not checked for exclusive access at run time, as the caches below: each code
+    /// line read it, and the check cost more than the read.)
+    @exclusivity(unchecked) public var options: MarkdownOptions {
         didSet {
             inlineOptions = InlineOptions(options)
             codeStyles = nil
