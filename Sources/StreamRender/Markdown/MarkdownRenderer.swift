@@ -207,8 +207,9 @@ public struct MarkdownOptions: Hashable, Sendable {
 /// Not `Sendable`: a class with a parse counter and md4c callbacks that build into it;
 /// one per stream.
 @_spi(Benchmarks) public final class MarkdownRenderer {
-    /// (Not checked for exclusive access at run time, as the caches below: each code
-    /// line read it, and the check cost more than the read.)
+    /// How lines are drawn (theme, width, width policy); setting it drops what was made
+    /// for the old options. (Not checked for exclusive access at run time, as the
+    /// caches below: each code line reads it, and the check cost more than the read.)
     @exclusivity(unchecked) public var options: MarkdownOptions {
         didSet {
             inlineOptions = InlineOptions(options)
