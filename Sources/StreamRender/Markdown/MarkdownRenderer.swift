@@ -143,8 +143,10 @@ import CMD4C
 
     /// Empties the line for reuse in `format`: its arrays keep their room.
     mutating func reset(format: ParagraphFormat) {
-        bytes.removeAll(keepingCapacity: true)
-        runs.removeAll(keepingCapacity: true)
+        // (Emptied only when not empty: a line whose text its paragraph took has none,
+        // and emptying an empty array still cost a call.)
+        if !bytes.isEmpty { bytes.removeAll(keepingCapacity: true) }
+        if !runs.isEmpty { runs.removeAll(keepingCapacity: true) }
         // (Most lines are plain: a plain format is not copied over another.)
         if !(format.isPlain && self.format.isPlain) { self.format = format }
         continues = false
