@@ -94,9 +94,12 @@ struct Invocation: Equatable {
 
     /// The invocation `arguments` make when they hold at most one FILE (not `help` nor
     /// `tokens`, which ArgumentParser reads otherwise) and options of the few a pipeline or script passes most
-    /// (`--color`, `--output`, `--pace`, `--width`/`-w`, `--height`, `--markdown`), each
-    /// once, its value in the next word and valid (``validate()``): `… --color always |
-    /// less -R` started as slowly as any option did (decision 0022). Nil for anything
+    /// (`--color`, `--output`, `--pace`, `--width`/`-w`, `--height`, `--markdown`,
+    /// `--format`/`-f`, `--theme`, `--width-policy`; the flags `--show-thinking`,
+    /// `--no-color`, `--fullscreen`), each once, a value in the next word and valid
+    /// (``validate()``): `… --color always | less -R` started as slowly as any option did,
+    /// and ArgumentParser's reading of `--format` or `--theme` cost 4.6 times the rest of
+    /// the start-up (decision 0022). Nil for anything
     /// else (another option, `--width=80`, a repeated option, a value ArgumentParser
     /// would refuse): ArgumentParser parses it and reports what is wrong.
     static func withCommonOptions(_ arguments: [String]) -> Invocation? {
@@ -112,10 +115,37 @@ struct Invocation: Equatable {
                 k += 1
                 continue
             }
-            let name = word == "-w" ? "--width" : word
-            guard k + 1 < arguments.count, seen.insert(name).inserted else { return nil }
+            let name = word == "-w" ? "--width" : word == "-f" ? "--format" : word
+            guard seen.insert(name).inserted else { return nil }
+            // Flags: no value.
+            switch name {
+            case "--show-thinking":
+                invocation.style.showThinking = true
+                k += 1
+                continue
+            case "--no-color":
+                invocation.style.noColor = true
+                k += 1
+                continue
+            case "--fullscreen":
+                invocation.view.fullscreen = true
+                k += 1
+                continue
+            default:
+                break
+            }
+            guard k + 1 < arguments.count else { return nil }
             let value = arguments[k + 1]
             switch name {
+            case "--format":
+                guard let format = ResponseDecoder.Format(argument: value) else { return nil }
+                invocation.input.format = format
+            case "--theme":
+                guard let theme = ThemeChoice(argument: value) else { return nil }
+                invocation.style.theme = theme
+            case "--width-policy":
+                guard let policy = WidthPolicyChoice(argument: value) else { return nil }
+                invocation.view.widthPolicy = policy
             case "--color":
                 guard let color = StreamRenderer.Configuration.TerminalChoices.Colors(argument: value) else { return nil }
                 invocation.style.color = color

@@ -46,7 +46,10 @@ import TestSupport
                                     ["--pace", "off"], ["--pace", "200"], ["--pace", "0"], ["--pace", "1e3"],
                                     ["--width", "0"], ["--width", "60"], ["-w", "33"], ["-w", "x"], ["--width", "-4"],
                                     ["--height", "24"], ["--height", "0"], ["--markdown", "off"], ["--markdown", "on"],
-                                    ["a.md"], ["-"], ["b.md"], ["--theme", "light"], ["--color"], ["--width=80"]]
+                                    ["a.md"], ["-"], ["b.md"], ["--theme", "light"], ["--theme", "pink"], ["--color"], ["--width=80"],
+                                    ["--format", "anthropic"], ["-f", "text"], ["--format", "sse-text"], ["--format", "xml"],
+                                    ["--width-policy", "wcwidth"], ["--width-policy", "none"], ["--show-thinking"],
+                                    ["--no-color"], ["--fullscreen"], ["--math", "off"]]
         var fastReads = 0
         for iteration in 0..<300 {
             var arguments: [String] = [], files: [String] = []
@@ -68,10 +71,17 @@ import TestSupport
         }
         #expect(fastReads > 50)
         for arguments in [["--color", "always", "--color", "never"], ["--output", "ansi", "--width", "0"], ["--width=80"],
-                          ["--color"], ["a.md", "b.md"], ["--theme", "light"], ["help"], ["--", "a.md"]] {
+                          ["--color"], ["a.md", "b.md"], ["--math", "off"], ["--format", "text", "-f", "text"],
+                          ["--show-thinking", "--show-thinking"], ["help"], ["--", "a.md"]] {
             #expect(Invocation.withCommonOptions(arguments) == nil, "\(arguments)")
         }
         #expect(try Invocation.withCommonOptions(["--color", "always", "a.md"]) == Self.parsed(["--color", "always", "a.md"]))
         #expect(Invocation.withCommonOptions(["--color", "always"]) != Invocation())
+        // The options added to the fast reading read as ArgumentParser reads them.
+        for arguments in [["-f", "anthropic", "--theme", "light"], ["--width-policy", "scalars", "--show-thinking", "a.sse"],
+                          ["--no-color", "--fullscreen", "--format", "text"]] {
+            #expect(try Invocation.withCommonOptions(arguments) == Self.parsed(arguments), "\(arguments)")
+            #expect(Invocation.withCommonOptions(arguments) != Invocation(), "\(arguments)")
+        }
     }
 }
