@@ -209,8 +209,8 @@ public struct MarkdownOptions: Hashable, Sendable {
 /// Not `Sendable`: a class with a parse counter and md4c callbacks that build into it;
 /// one per stream.
 @_spi(Benchmarks) public final class MarkdownRenderer {
-    /// How lines are drawn (theme, width, width policy); setting it drops what was made
-    /// for the old options. (Not checked for exclusive access at run time, as the
+    /// How lines are drawn (theme, width, width policy, links, math, code blocks);
+    /// setting it drops what was made for the old options. (Not checked for exclusive access at run time, as the
     /// caches below: each code line reads it, and the check cost more than the read.)
     @exclusivity(unchecked) public var options: MarkdownOptions {
         didSet {
@@ -321,7 +321,8 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// The last parse's builder's buffers, emptied (a parse inside a parse finds none).
     private var spareBuilderBuffers: Builder.Buffers?
     /// Lines the document has taken the text of (``recycle(_:)``): their arrays are
-    /// filled again, not allocated (two arrays a line made and freed, and their
+    /// filled again, not allocated (a line whose text a paragraph took holds that
+    /// paragraph's empty buffer, often with room; two arrays a line made and freed, and their
     /// runs' styles destroyed one by one, were a tenth of plain output: issue 24).
     /// (Not checked for exclusive access at run time: only the renderer's own methods
     /// touch it, and the checks were a tenth of taking and giving back a line.)

@@ -282,7 +282,8 @@
     }
 
     /// Takes back lines `append`, `finish` or `provisionalLines` returned, once their
-    /// text has been copied: their arrays are filled again by the lines to come, and
+    /// text has been copied or taken (a line whose paragraph took its text holds that
+    /// paragraph's empty buffer): their arrays are filled again by the lines to come, and
     /// `lines`' room is kept for the next lines made final.
     ///
     /// - Complexity: O(n) in the lines.

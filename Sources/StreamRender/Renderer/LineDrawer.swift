@@ -198,7 +198,7 @@ enum LineDrawer {
             assert(end == buf.count || buf[end] & 0xC0 != 0x80, "a style run ends inside a character")
             let text = UnsafeBufferPointer(rebasing: buf[i..<end])
             // (One run over all of `buf`, the most common, is not measured again; nor a
-            // run of text that is all ASCII, as its width in bytes says: every other
+            // run of a `buf` that is all ASCII, as its width in bytes says: every other
             // simple character has more bytes than columns.)
             if let columns = i == 0 && end == buf.count ? total : total == buf.count ? text.count
                 : SimpleText.width(text, ambiguousIsWide: false),

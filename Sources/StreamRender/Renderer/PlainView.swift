@@ -65,7 +65,8 @@ struct PlainView: LiveView {
 
     /// The text printed since the last frame.
     ///
-    /// - Complexity: O(n) in the bytes written.
+    /// - Complexity: O(1) when `out` is empty (the bytes are handed over), else O(n) in
+    ///   the bytes written.
     mutating func frame(into out: inout [UInt8]) {
         guard !pending.isEmpty else { return }
         bytesWritten += pending.count

@@ -267,7 +267,8 @@ import DequeModule
     }
 
     /// Whether `bytes` go in as they are: nothing to sanitise, no line feed, no CR held
-    /// (then each part of them can be appended by ``appendAsIs(_:style:)``).
+    /// (then each part of them can be appended by ``appendAsIs(_:style:)``, or all of
+    /// them taken by ``adoptAsIs(_:runs:)``).
     ///
     /// - Complexity: O(n) in the bytes.
     func takesAsIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -288,10 +289,11 @@ import DequeModule
     /// has none: the paragraph takes their buffer and `bytes` gets its empty one, so
     /// nothing is copied (a rendered line's text was copied into its paragraph, then the
     /// line's buffer emptied for the next line). `addRuns` gives the paragraph its style
-    /// runs (empty when called), each by ``addRun(_:end:style:)`` with this document's
+    /// runs (empty when called), each by ``addRun(_:end:style:in:)`` with this document's
     /// styles, the last ending at `bytes.count`. False, with nothing changed, when the
-    /// paragraph has text, the bytes are over its limit, or their buffer has much more
-    /// room than they need (kept in the history, it would hold that room).
+    /// bytes are empty or over the paragraph limit, the paragraph has text, or their
+    /// buffer has much more room than they need (kept in the history, it would hold that
+    /// room: at most twice their size, or ``adoptedRoom``).
     ///
     /// - Complexity: O(r) in the runs (one hash of each style).
     mutating func adoptAsIs(_ bytes: inout [UInt8], runs addRuns: (_ runs: inout [StyleRun], _ styles: inout StyleTable) -> Void) -> Bool {
@@ -309,6 +311,7 @@ import DequeModule
                               _ addRuns: (_ runs: inout [StyleRun], _ styles: inout StyleTable) -> Void) -> Bool {
         guard paragraph.text.isEmpty else { return false }
         addRuns(&paragraph.runs, &styles)
+        assert(paragraph.runs.last?.end == bytes.count, "the runs end where the text ends")
         swap(&bytes, &paragraph.text)
         return true
     }
@@ -318,8 +321,10 @@ import DequeModule
     ///
     /// - Complexity: O(1) amortized, plus one hash of the style.
     static func addRun(_ runs: inout [StyleRun], end: Int, style: Style, in styles: inout StyleTable) {
-        let id = styles.intern(style)
         let last = runs.count - 1
+        // An empty run adds nothing (as appending no bytes does).
+        guard end > (last >= 0 ? runs[last].end : 0) else { return }
+        let id = styles.intern(style)
         if last >= 0 && runs[last].style == id { runs[last].end = end } else { runs.append(StyleRun(end: end, style: id)) }
     }
 

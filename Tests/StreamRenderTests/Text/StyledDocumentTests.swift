@@ -86,7 +86,36 @@ import Testing
         roomy += "y".utf8
         #expect(!adopted.adoptAsIs(&roomy) { runs, styles in StyledDocument.addRun(&runs, end: 1, style: .plain, in: &styles) })
         #expect(roomy == Array("y".utf8) && adopted[paragraph: 1].text.isEmpty)
+        // Nothing, and more than a paragraph holds, are not taken either.
+        var none: [UInt8] = []
+        #expect(!adopted.adoptAsIs(&none) { _, _ in })
+        var small = StyledDocument(maximumParagraphBytes: 4)
+        var long = Array("abcdef".utf8)
+        #expect(!small.adoptAsIs(&long) { runs, styles in StyledDocument.addRun(&runs, end: 6, style: .plain, in: &styles) })
+        #expect(long == Array("abcdef".utf8) && small.byteCount == 0)
+        // An empty run adds nothing: the runs are those of the text.
+        var gapped = Array("abcdef".utf8)
+        #expect(adopted.adoptAsIs(&gapped) { runs, styles in
+            for (end, style) in [(3, Style.plain), (3, bold), (6, .plain)] { StyledDocument.addRun(&runs, end: end, style: style, in: &styles) }
+        })
+        #expect(runs(adopted[paragraph: 1]) == ["0..<6:0"])
         adopted._invariantCheck()
+    }
+
+    /// A provisional paragraph that took a line's buffer is dropped as one that copied it.
+    @Test func aTakenProvisionalParagraphIsDiscardedWhole() {
+        var doc = StyledDocument()
+        doc.append("final")
+        doc.endLine()
+        doc.markProvisional()
+        var line = Array("shown for now".utf8)
+        #expect(doc.adoptAsIs(&line) { runs, styles in StyledDocument.addRun(&runs, end: 13, style: .plain, in: &styles) })
+        doc._invariantCheck()
+        #expect(doc.byteCount == 18)
+        doc.discardProvisional()
+        doc._invariantCheck()
+        #expect(doc.byteCount == 5 && doc[paragraph: 1].text.isEmpty)
+        #expect(doc[paragraph: 0].text == Array("final".utf8))
     }
 
     @Test func restyleSplitsAndMergesRuns() {
