@@ -133,6 +133,9 @@ import CMD4C
     /// accepted). True when it took it: the line is left empty, with the paragraph's
     /// empty buffer.
     mutating func moveText(into document: inout StyledDocument) -> Bool {
+        // Runs short of the text's end (no renderer makes them) are appended as before,
+        // which keeps only the text they cover.
+        guard runs.last?.end == bytes.count else { return false }
         // (By index: a loop variable copied each run's style.)
         guard document.adoptAsIs(&bytes, runs: { ids, styles in
             for k in runs.indices { StyledDocument.addRun(&ids, end: runs[k].end, style: runs[k].style, in: &styles) }
@@ -210,8 +213,9 @@ public struct MarkdownOptions: Hashable, Sendable {
 /// one per stream.
 @_spi(Benchmarks) public final class MarkdownRenderer {
     /// How lines are drawn (theme, width, width policy, links, math, code blocks);
-    /// setting it drops what was made for the old options. (Not checked for exclusive access at run time, as the
-    /// caches below: each code line reads it, and the check cost more than the read.)
+    /// setting it drops what was made for the old options. (Not checked for exclusive
+    /// access at run time, as the caches below: each code line reads it, and the check
+    /// cost more than the read.)
     @exclusivity(unchecked) public var options: MarkdownOptions {
         didSet {
             inlineOptions = InlineOptions(options)

@@ -102,6 +102,21 @@ import Testing
         adopted._invariantCheck()
     }
 
+    /// A line whose runs stop short of its text is appended as before (only the text the
+    /// runs cover), not taken whole.
+    @Test func aLineWithRunsShortOfItsTextIsNotTaken() {
+        var line = StyledLine(format: .plain, bytes: Array("abcdef".utf8), runs: [StyledLine.Run(end: 4, style: .plain)])
+        var doc = StyledDocument()
+        let shortTaken = line.moveText(into: &doc)
+        #expect(!shortTaken)
+        #expect(doc[paragraph: 0].text.isEmpty && doc.byteCount == 0)
+        var whole = StyledLine(format: .plain, bytes: Array("abcdef".utf8), runs: [StyledLine.Run(end: 6, style: .plain)])
+        let wholeTaken = whole.moveText(into: &doc)
+        #expect(wholeTaken)
+        #expect(doc[paragraph: 0].text == Array("abcdef".utf8) && whole.isEmpty)
+        doc._invariantCheck()
+    }
+
     /// A provisional paragraph that took a line's buffer is dropped as one that copied it.
     @Test func aTakenProvisionalParagraphIsDiscardedWhole() {
         var doc = StyledDocument()
