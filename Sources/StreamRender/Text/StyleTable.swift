@@ -43,9 +43,7 @@ public struct StyleTable: Sendable {
         // and bold): comparing with the last ones is cheaper than hashing.
         // (Compared in place: a loop variable copied each entry's link.)
         if let id = recent.withUnsafeBufferPointer({ entries -> StyleID? in
-            for k in entries.indices where entries[k].style.look == style.look && entries[k].style.hyperlink == style.hyperlink {
-                return entries[k].id
-            }
+            for k in entries.indices where entries[k].style == style { return entries[k].id }
             return nil
         }) { return id }
         let id: StyleID

@@ -129,6 +129,16 @@ import DequeModule
     struct StyleRun: Sendable, Equatable {
         var end: Int
         var style: StyleID
+
+        /// Ends `runs` at `end` in `style`: the last run grows if it has the style.
+        static func extend(_ runs: inout [StyleRun], to end: Int, style: StyleID) {
+            let last = runs.count - 1
+            if last >= 0 && runs[last].style == style {
+                runs[last].end = end
+            } else {
+                runs.append(StyleRun(end: end, style: style))
+            }
+        }
     }
 
     /// A paragraph longer than this without a line end is split (at a scalar boundary).
@@ -324,8 +334,7 @@ import DequeModule
         let last = runs.count - 1
         // An empty run adds nothing (as appending no bytes does).
         guard end > (last >= 0 ? runs[last].end : 0) else { return }
-        let id = styles.intern(style)
-        if last >= 0 && runs[last].style == id { runs[last].end = end } else { runs.append(StyleRun(end: end, style: id)) }
+        StyleRun.extend(&runs, to: end, style: styles.intern(style))
     }
 
     /// The room a buffer taken whole may have whatever its text (a removed paragraph's
@@ -396,13 +405,7 @@ import DequeModule
 
     private static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ style: StyleID, to paragraph: inout Paragraph) {
         paragraph.text.append(contentsOf: bytes)
-        let end = paragraph.text.count
-        let last = paragraph.runs.count - 1
-        if last >= 0 && paragraph.runs[last].style == style {
-            paragraph.runs[last].end = end
-        } else {
-            paragraph.runs.append(StyleRun(end: end, style: style))
-        }
+        StyleRun.extend(&paragraph.runs, to: paragraph.text.count, style: style)
     }
 
     private mutating func closeOpenParagraph(lineFeed: Bool) {
