@@ -117,22 +117,9 @@ struct Invocation: Equatable {
             }
             let name = word == "-w" ? "--width" : word == "-f" ? "--format" : word
             guard seen.insert(name).inserted else { return nil }
-            // Flags: no value.
-            switch name {
-            case "--show-thinking":
-                invocation.style.showThinking = true
+            if invocation.setFlag(name) {
                 k += 1
                 continue
-            case "--no-color":
-                invocation.style.noColor = true
-                k += 1
-                continue
-            case "--fullscreen":
-                invocation.view.fullscreen = true
-                k += 1
-                continue
-            default:
-                break
             }
             guard k + 1 < arguments.count else { return nil }
             let value = arguments[k + 1]
@@ -171,6 +158,18 @@ struct Invocation: Equatable {
         invocation.input.file = file
         guard (try? invocation.validate()) != nil else { return nil }
         return invocation
+    }
+
+    /// Sets the flag `name` of the fast reading (``withCommonOptions(_:)``); false when
+    /// `name` is none of them.
+    private mutating func setFlag(_ name: String) -> Bool {
+        switch name {
+        case "--show-thinking": style.showThinking = true
+        case "--no-color": style.noColor = true
+        case "--fullscreen": view.fullscreen = true
+        default: return false
+        }
+        return true
     }
 
     /// The values' ranges and combinations (ArgumentParser's `validate`, and the fast
