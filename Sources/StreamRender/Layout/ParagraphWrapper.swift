@@ -188,7 +188,7 @@ struct ParagraphWrapper {
             // Latin-1, CJK): no wrap and no opportunity can matter (code lines, table
             // rows, headings, short paragraphs and list items).
             segmented = text.count
-            emit(VisualLine(paragraph: 0, start: 0, end: text.count, width: width, isReplacement: false))
+            emit(VisualLine(paragraph: 0, start: 0, end: text.count, width: width, isReplacement: false, isSimple: true))
             lineStart = text.count
             onFirstLine = false
             isDone = true
@@ -304,7 +304,7 @@ struct ParagraphWrapper {
             let (fit, column, over) = measure(from: s, width: lineWidth)
             if over >= n {
                 // The last line: spaces past the edge dropped.
-                emit(VisualLine(paragraph: 0, start: s, end: fit, width: column, isReplacement: false))
+                emit(VisualLine(paragraph: 0, start: s, end: fit, width: column, isReplacement: false, isSimple: true))
                 break
             }
             let cut: Int
@@ -316,7 +316,7 @@ struct ParagraphWrapper {
             }
             var end = cut
             while end > s && text[end - 1] == 0x20 { end -= 1 }
-            emit(VisualLine(paragraph: 0, start: s, end: end, width: columns(s..<end), isReplacement: false))
+            emit(VisualLine(paragraph: 0, start: s, end: end, width: columns(s..<end), isReplacement: false, isSimple: true))
             s = cut
             lineWidth = otherLineWidth
         }

@@ -31,7 +31,8 @@ enum LineDrawer {
         paragraph.text.withUnsafeBufferPointer { buf in
             let text = UnsafeBufferPointer(rebasing: buf[start..<line.end])
             guard ByteSearch.contains(0x09, in: text) else {
-                return cells(text, from: start, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter)
+                return cells(text, from: start, paragraph: paragraph, row: row, in: &frame, column: &column, splitter: splitter,
+                             simpleWidth: line.isSimple ? line.width : nil)
             }
             let (expanded, origin) = expandingTabs(buf, start..<line.end, textColumn: decoration.textColumn,
                                                    settings: settings, splitter: splitter)
@@ -141,15 +142,17 @@ enum LineDrawer {
 
     /// Draws the cells of `buf` from `column` on; the byte at `k` came from offset
     /// `origin[k]` of `paragraph` (`from + k` without `origin`), whose style it takes.
+    /// `simpleWidth`: `buf` is known to be simple text this wide (``VisualLine/isSimple``).
     /// (A function of its own: a closure capturing the column and style run checked
     /// each access to them at run time.)
     private static func cells<Sink: CellSink>(_ buf: UnsafeBufferPointer<UInt8>, from: Int = 0, origin: [Int]? = nil,
                                               paragraph: StyledDocument.Paragraph, row: Int, in frame: inout Sink,
-                                              column: inout Int, splitter: CellSplitter) {
+                                              column: inout Int, splitter: CellSplitter, simpleWidth: Int? = nil) {
         // Offsets rise along the line: the style run is looked up only past its end.
         var run: (style: StyleID, end: Int) = (.plain, Int.min)
         let policy = splitter.policy
-        if !policy.ambiguousIsWide, let total = SimpleText.width(buf, ambiguousIsWide: false) {
+        assert(simpleWidth == nil || simpleWidth == SimpleText.width(buf, ambiguousIsWide: false), "a simple line's width is not its text's")
+        if !policy.ambiguousIsWide, let total = simpleWidth ?? SimpleText.width(buf, ambiguousIsWide: false) {
             // Every scalar a cell of its own of a width all modes agree on, none a mark:
             // no segmenting (most lines of prose, tables and CJK text).
             if origin == nil {

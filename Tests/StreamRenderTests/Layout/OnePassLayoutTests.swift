@@ -62,7 +62,7 @@ import TestSupport
     @Test func onePassGivesTheClusterPathsLines() {
         let seed = TestSeed.base(0xA5C1_1F00)
         var rng = SeededGenerator(seed: seed)
-        var multiLine = 0
+        var multiLine = 0, simpleLines = 0
         for round in 0..<4_000 {
             let text = Array(Self.randomParagraph(using: &rng).utf8)
             let first = Int.random(in: 1...90, using: &rng)
@@ -83,8 +83,19 @@ import TestSupport
                         "seed \(seed) round \(round) width \(first) against the reference")
             }
             if fast.count > 1 { multiLine += 1 }
+            // A line marked simple is: its width is its scalars' (the drawer does not
+            // measure it again), and a clipped line is no longer marked.
+            for line in fast where line.isSimple {
+                simpleLines += 1
+                let columns = text.withUnsafeBufferPointer {
+                    SimpleText.width(UnsafeBufferPointer(rebasing: $0[line.start..<line.end]), ambiguousIsWide: false)
+                }
+                #expect(columns == line.width, "seed \(seed) round \(round) \(line)")
+                #expect(!line.clipped(revealedTo: TextPosition(paragraph: 0, offset: line.start)).isSimple || line.start == line.end)
+            }
         }
         #expect(multiLine > 2_000)  // most paragraphs wrap: the one-pass path is what is tested
+        #expect(simpleLines > 10_000, "\(simpleLines)")
     }
 
     @Test func theCasesTheOnePassLeavesGiveTheSameLines() {

@@ -1,5 +1,6 @@
 import Testing
-@testable import StreamRender
+import TestSupport
+@_spi(Benchmarks) @testable import StreamRender
 
 /// Which cells the live views draw on a space (`LineDrawer.standalone`): letters and
 /// the like are told apart by ICU's cached properties, the rest by the standard
@@ -36,5 +37,47 @@ import Testing
         // (The Unicode 16 marks ICU 72 does not know, such as U+0897, among them.)
         #expect(LineDrawer.standalone("\u{0897}") == " \u{0897}" && LineDrawer.standalone("\u{0E33}") == "\u{0E33}")
         #expect(marks > 4_000 && checked > 2_000_000, "\(marks) of \(checked)")
+    }
+
+    /// A line the layout marks simple (`VisualLine.isSimple`: its width is not measured
+    /// again) draws the cells it draws unmarked, into a row of bytes and into a frame,
+    /// for markdown and plain text of every kind at several widths and both policies
+    /// (a debug build also asserts the width at each simple line drawn).
+    @Test func aSimpleLineDrawsAsItDoesMeasured() {
+        let seed = TestSeed.base(0x51AA_0001)
+        var rng = SeededGenerator(seed: seed)
+        var simple = 0
+        for round in 0..<60 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                let paragraph = OnePassLayoutTests.randomParagraph(using: &rng)
+                text += ["", "- ", "> ", "# ", "1. ", "| a | b |\n|---|---|\n| "].randomElement(using: &rng)! + paragraph
+                text += ["\n", "\n\n", "\n---\n"].randomElement(using: &rng)!
+            }
+            let width = [1, 7, 20, 33, 80].randomElement(using: &rng)!
+            let policy = [WidthPolicy.grapheme, .wcwidth, WidthPolicy(mode: .grapheme, ambiguousIsWide: true)].randomElement(using: &rng)!
+            let settings = LayoutSettings(width: width, policy: policy)
+            var view = Bool.random(using: &rng)
+                ? WrappedDocument(settings: settings, markdown: MarkdownOptions()) : WrappedDocument(settings: settings)
+            view.append(text)
+            view.finish()
+            let splitter = CellSplitter(policy: policy)
+            for line in view.allLines() {
+                var measured = line
+                measured.isSimple = false
+                if line.isSimple { simple += 1 }
+                var hinted = RowCells(width: width), plain = RowCells(width: width)
+                LineDrawer.draw(line, row: 0, in: &hinted, view: view, splitter: splitter)
+                LineDrawer.draw(measured, row: 0, in: &plain, view: view, splitter: splitter)
+                #expect(hinted.bytes == plain.bytes && hinted.runs.map(\.style) == plain.runs.map(\.style)
+                        && hinted.content == plain.content && hinted.failed == plain.failed,
+                        "seed \(seed) round \(round) \(line) at \(width) \(policy)")
+                var hintedFrame = Frame(width: width, height: 1), plainFrame = Frame(width: width, height: 1)
+                LineDrawer.draw(line, row: 0, in: &hintedFrame, view: view, splitter: splitter)
+                LineDrawer.draw(measured, row: 0, in: &plainFrame, view: view, splitter: splitter)
+                #expect(hintedFrame == plainFrame, "seed \(seed) round \(round) \(line) at \(width) \(policy) (frame)")
+            }
+        }
+        #expect(simple > 500, "simple lines drawn: \(simple)")
     }
 }
