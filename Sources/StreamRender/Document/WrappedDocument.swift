@@ -378,7 +378,7 @@ public struct HistoryLimits: Hashable, Sendable {
         while k < range.upperBound {
             let (style, end) = paragraph.styleRun(at: origin + k)
             let stop = min(range.upperBound, end - origin)
-            pen.change(to: styles[style], into: &out)
+            pen.change(to: style, in: styles, into: &out)
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[k..<stop]))
             k = stop
         }

@@ -34,9 +34,10 @@ public struct ANSIEncoder: Sendable {
     /// background. Nil: every row exists (fullscreen). 0 with the cursor on row -1:
     /// the cursor is on the line above the region (the last line written).
     var existingRows: Int?
-    /// The pen the terminal has, nil while unknown (at the start: whatever ran before may
-    /// have left attributes on, so the first SGR is a full reset).
-    private var pen: Style? = nil
+    /// The pen the terminal has (a ``Style/look``: links are tracked apart), nil while
+    /// unknown (at the start: whatever ran before may have left attributes on, so the
+    /// first SGR is a full reset).
+    private var pen: UInt64? = nil
     /// The style id of the cell last written in ``encode(_:of:styles:into:)`` when nothing
     /// has changed the pen since: the next cell of that style needs no pen change (a
     /// row's cells mostly share one; looking the style up and comparing it was a third
@@ -234,8 +235,7 @@ public struct ANSIEncoder: Sendable {
     /// - Complexity: O(1) plus the bytes written.
     private mutating func setCellPen(_ id: StyleID, styles: StyleTable, into out: inout [UInt8]) {
         guard id != penCellStyle else { return }
-        let style = styles[id]
-        setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
+        setStyle(id, styles: styles, into: &out)
         penCellStyle = id
     }
 
@@ -298,7 +298,7 @@ public struct ANSIEncoder: Sendable {
             let cell = frame[row, c]
             guard cell.width == 1 else { return nil }
             let style = styles[cell.style]
-            guard look(of: style).look == pen.look, (capabilities.hyperlinks ? style.hyperlink : nil) == link else { return nil }
+            guard look(of: style).look == pen, (capabilities.hyperlinks ? style.hyperlink : nil) == link else { return nil }
             bytes.append(contentsOf: cell.text.utf8)
         }
         return bytes
@@ -338,19 +338,37 @@ public struct ANSIEncoder: Sendable {
         setPen(style, link: capabilities.hyperlinks ? style.hyperlink : nil, into: &out)
     }
 
+    /// ``setStyle(_:into:)`` for the style `id` names in `styles`.
+    ///
+    /// - Complexity: O(1) plus the bytes written.
+    package mutating func setStyle(_ id: StyleID, styles: StyleTable, into out: inout [UInt8]) {
+        // (A style without a link, as most are, is set by its look: no copy of it.)
+        let (look, linked) = styles.look(of: id)
+        if linked && capabilities.hyperlinks {
+            setPen(look: look, link: styles[id].hyperlink, into: &out)
+        } else {
+            setPen(look: look, link: nil, into: &out)
+        }
+    }
+
     /// Emits what changes the pen to `style` (colours downgraded) and the link to `link`.
     private mutating func setPen(_ style: Style, link target: String?, into out: inout [UInt8]) {
+        setPen(look: style.look, link: target, into: &out)
+    }
+
+    /// ``setPen(_:link:into:)`` for the style whose ``Style/look`` is `key`.
+    private mutating func setPen(look key: UInt64, link target: String?, into out: inout [UInt8]) {
         penCellStyle = nil
         if target != link {
             if link != nil { out.append(contentsOf: Array("\u{1B}]8;;\u{1B}\\".utf8)) }
             if let target { out.append(contentsOf: Array("\u{1B}]8;;\(Self.cleanURL(target))\u{1B}\\".utf8)) }
             link = target
         }
-        let wanted = cachedLook(of: style)
-        if let pen, pen.look == wanted.look { return }
+        let wanted = cachedLook(of: key)
+        if let pen, pen == wanted { return }
         // A few looks alternate (code tokens, bold, links): their changes are written
         // as they were the last time, not worked out again.
-        let change = pen.map { PenChange(from: $0.look, to: wanted.look) }
+        let change = pen.map { PenChange(from: $0, to: wanted) }
         let slot = change.map { Self.slot($0.from &* 31 &+ $0.to) } ?? 0
         if let change, recentChanges[slot].change == change {
             out.append(contentsOf: recentChanges[slot].bytes)
@@ -363,7 +381,7 @@ public struct ANSIEncoder: Sendable {
         var reset = SGRCodes(), delta = SGRCodes()
         swap(&reset, &resetCodes)
         swap(&delta, &deltaCodes)
-        Self.sgr(from: pen, to: wanted, reset: &reset, delta: &delta, into: &out)
+        Self.sgr(from: pen.map { Style(look: $0) }, to: Style(look: wanted), reset: &reset, delta: &delta, into: &out)
         swap(&reset, &resetCodes)
         swap(&delta, &deltaCodes)
         pen = wanted
@@ -372,12 +390,11 @@ public struct ANSIEncoder: Sendable {
 
     /// ``look(of:)``, remembered by look: downgrading a style's colours for each pen
     /// change was a third of the cost of styled output.
-    private mutating func cachedLook(of style: Style) -> Style {
-        let key = style.look
+    private mutating func cachedLook(of key: UInt64) -> UInt64 {
         let slot = Self.slot(key)
-        if downgradedLooks[slot].from == key { return Style(look: downgradedLooks[slot].to) }
-        let made = look(of: style)
-        downgradedLooks[slot] = (key, made.look)
+        if downgradedLooks[slot].from == key { return downgradedLooks[slot].to }
+        let made = look(of: Style(look: key)).look
+        downgradedLooks[slot] = (key, made)
         return made
     }
 

@@ -16,4 +16,9 @@ public final class SGRPen: StylePen {
     public func change(to style: Style, into out: inout [UInt8]) {
         encoder.setStyle(style, into: &out)
     }
+
+    /// - Complexity: O(1) plus the bytes appended.
+    public func change(to id: StyleID, in styles: StyleTable, into out: inout [UInt8]) {
+        encoder.setStyle(id, styles: styles, into: &out)
+    }
 }

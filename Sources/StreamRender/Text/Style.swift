@@ -123,4 +123,15 @@ public protocol StylePen: AnyObject {
     ///
     /// - Complexity: O(1) plus the bytes appended.
     func change(to style: Style, into out: inout [UInt8])
+    /// ``change(to:into:)`` to the style `id` names in `styles` (a pen may read only
+    /// what it needs of it: styled text changes style per run).
+    ///
+    /// - Complexity: O(1) plus the bytes appended.
+    func change(to id: StyleID, in styles: StyleTable, into out: inout [UInt8])
+}
+
+extension StylePen {
+    public func change(to id: StyleID, in styles: StyleTable, into out: inout [UInt8]) {
+        change(to: styles[id], into: &out)
+    }
 }

@@ -81,6 +81,15 @@ public struct StyleTable: Sendable {
         styles[Int(id.rawValue)]
     }
 
+    /// The ``Style/look`` of the style named by `id`, and whether it has a link (its
+    /// link is not copied).
+    ///
+    /// - Precondition: `id` came from this table.
+    /// - Complexity: O(1).
+    package func look(of id: StyleID) -> (look: UInt64, linked: Bool) {
+        styles.withUnsafeBufferPointer { ($0[Int(id.rawValue)].look, $0[Int(id.rawValue)].hyperlink != nil) }
+    }
+
     /// The number of distinct styles, ``Style/plain`` included.
     public var count: Int { styles.count }
 }
