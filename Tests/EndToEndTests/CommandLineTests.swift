@@ -217,6 +217,27 @@ import Testing
         #expect(lines(Self.strippingEscapes(text)) == lines(String(decoding: plain.stdout, as: UTF8.self)))
     }
 
+    /// A history limit below what one read makes final drops no line before the live
+    /// view writes it into the scrollback (lines were lost, and with markdown's code
+    /// blocks the process trapped).
+    @Test func aHistoryLimitLosesNoLineOfTheLiveView() throws {
+        let fixture = CommandLineTests.fixture("sse/coding-answer.anthropic.sse")
+        let plain = try CommandLineTests.run(["--output", "plain", "--markdown", "off", "--width", "40", fixture])
+        func lines(_ s: String) -> [String] {
+            s.split(separator: "\n", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
+        }
+        for limit in ["1", "3"] {
+            let ansi = try CommandLineTests.run(["--output", "ansi", "--pace", "off", "--markdown", "off", "--width", "40",
+                                                 "--height", "10", "--max-lines", limit, fixture])
+            #expect(ansi.status == 0, "\(ansi.stderr)")
+            #expect(lines(Self.strippingEscapes(String(decoding: ansi.stdout, as: UTF8.self)))
+                    == lines(String(decoding: plain.stdout, as: UTF8.self)), "--max-lines \(limit)")
+            let markdown = try CommandLineTests.run(["--output", "ansi", "--pace", "off", "--width", "20", "--height", "5",
+                                                     "--max-lines", limit, fixture])
+            #expect(markdown.status == 0, "markdown, --max-lines \(limit): \(markdown.stderr)")
+        }
+    }
+
     @Test func colorNeverWritesNoColourAndFullscreenUsesTheAlternateScreen() throws {
         let stream = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"hello\"}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
         let never = try CommandLineTests.run(["--output", "ansi", "--color", "never", "--height", "5"], stdin: Data(stream.utf8))

@@ -38,6 +38,9 @@ public struct HistoryLimits: Hashable, Sendable {
     package private(set) var document: StyledDocument
     private(set) var layout: DocumentLayout
     public var limits: HistoryLimits
+    /// Paragraphs from this number on are not evicted, whatever the limits: a view has
+    /// yet to write lines of them (nil: the limits alone decide).
+    public var keptFrom: Int?
     /// Visual lines evicted so far (as they were laid out when evicted).
     public private(set) var evictedLines = 0
     /// With markdown, text goes through this stream: its final lines become closed
@@ -205,6 +208,7 @@ public struct HistoryLimits: Hashable, Sendable {
     ///
     /// - Complexity: O(1).
     func continuesByTerminalWrap(_ line: VisualLine) -> Bool {
+        guard document.paragraphNumbers.contains(line.paragraph) else { return false }
         let paragraph = document[paragraph: line.paragraph]
         return line.end < paragraph.text.count && document.formats[paragraph.format].wrapsLikeTerminal
     }
@@ -255,7 +259,8 @@ public struct HistoryLimits: Hashable, Sendable {
         var evict = document.firstParagraph
         var lines = layout.lineCount, bytes = document.byteCount
         // Oldest closed paragraphs first, never the one being laid out.
-        while (lines > maximumLines || bytes > maximumBytes) && evict < layout.openParagraph
+        let kept = min(layout.openParagraph, keptFrom ?? .max)
+        while (lines > maximumLines || bytes > maximumBytes) && evict < kept
                 && evict + 1 < document.paragraphNumbers.upperBound {
             let count = layout.lineCount(ofParagraph: evict)
             lines -= count

@@ -102,7 +102,15 @@ public struct InlineView {
     ///
     /// - Complexity: amortized O(n + c) in the bytes and the current line.
     public mutating func append(_ text: String, style: Style = .plain) {
+        keepUnwritten()
         view.append(text, style: style) { pendingFinal.append($0) }
+    }
+
+    /// The history limit evicts no paragraph with a line not yet written: those lines
+    /// would be lost from the scrollback (a read can make more lines final than the
+    /// limit before the next frame writes them).
+    private mutating func keepUnwritten() {
+        view.keptFrom = pendingFinal.first?.paragraph ?? view.layout.openParagraph
     }
 
     /// The text so far ends a block: markdown's open block becomes final (written by
@@ -110,6 +118,7 @@ public struct InlineView {
     ///
     /// - Complexity: one parse of the open block.
     public mutating func endBlock() {
+        keepUnwritten()
         view.endBlock { pendingFinal.append($0) }
     }
 
@@ -117,6 +126,7 @@ public struct InlineView {
     ///
     /// - Complexity: O(c + t) in the current line and the unfinished tail.
     public mutating func finish() {
+        keepUnwritten()
         view.finish { pendingFinal.append($0) }
         finished = true
     }

@@ -11,11 +11,11 @@ import Testing
     /// Streams `pieces` through an inline view into a model terminal; returns the
     /// transcript (scrollback, then the screen down to the cursor) and the model.
     static func stream(_ pieces: [String], width: Int, height: Int, policy: WidthPolicy = .grapheme,
-                       frameEvery: Int = 1, resize: (at: Int, width: Int)? = nil,
-                       observe: (InlineView) -> Void = { _ in })
+                       frameEvery: Int = 1, resize: (at: Int, width: Int)? = nil, limits: HistoryLimits = .standard,
+                       markdown: MarkdownOptions? = nil, observe: (InlineView) -> Void = { _ in })
         -> (transcript: [String], model: ModelTerminal, view: InlineView) {
         var view = InlineView(settings: LayoutSettings(width: width, policy: policy), height: height,
-                              capabilities: .full)
+                              capabilities: .full, limits: limits, markdown: markdown)
         var model = ModelTerminal(width: width, height: height, policy: policy)
         drive(&view, pieces, policy: policy, height: height, frameAt: { $0 % frameEvery == 0 }, resize: resize,
               // The terminal changes width (re-wrapping its rows) before the view hears of it.
@@ -82,6 +82,35 @@ import Testing
                     "seed \(seed) doc \(doc): \(result.model.unknown.prefix(3)) \(result.model.violations.prefix(3))")
             if result.transcript != want { return }
         }
+    }
+
+    /// A history limit below what one read makes final evicts no line the scrollback
+    /// has yet to get: what is written is what is written without the limit (lines were
+    /// lost once, and a code block wrapping like a terminal trapped on an evicted line).
+    @Test func aHistoryLimitLosesNoLineNotYetWritten() {
+        let seed = TestSeed.base(0x4157_0001)
+        var rng = SeededGenerator(seed: seed)
+        var evicted = 0
+        for doc in 0..<40 {
+            var text = RandomDocument.make(using: &rng, pieces: Int.random(in: 20...80, using: &rng))
+            let markdown = Bool.random(using: &rng) ? MarkdownOptions(codeWrapsLikeTerminal: Bool.random(using: &rng)) : nil
+            if markdown != nil {
+                text += "\n\n```\n" + String(repeating: "let wide = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\n", count: 9) + "```\n"
+                text += Array(repeating: "- an item of a list\n", count: 6).joined() + "\nlast words\n"
+            }
+            let width = [3, 7, 20, 40].randomElement(using: &rng)!
+            let height = [2, 5, 24].randomElement(using: &rng)!
+            let pieces = randomPieces(text, using: &rng, maxScalars: [40, 400, 4000].randomElement(using: &rng)!)
+            let frameEvery = Int.random(in: 1...8, using: &rng)
+            let limited = Self.stream(pieces, width: width, height: height, frameEvery: frameEvery,
+                                      limits: HistoryLimits(maximumLines: Int.random(in: 1...4, using: &rng)), markdown: markdown)
+            let unlimited = Self.stream(pieces, width: width, height: height, frameEvery: frameEvery, markdown: markdown)
+            evicted += limited.view.view.evictedLines
+            #expect(limited.transcript == unlimited.transcript,
+                    "seed \(seed) doc \(doc) \(width)x\(height) markdown \(markdown != nil): \(limited.transcript.count) lines vs \(unlimited.transcript.count)")
+            #expect(limited.model.unknown.isEmpty && limited.model.violations.isEmpty, "seed \(seed) doc \(doc)")
+        }
+        #expect(evicted > 1_000, "the limit evicted \(evicted) lines: it is not what is tested")
     }
 
     @Test func aRegionGrowingPastTheViewportThenChangingItsFirstLine() {
