@@ -371,7 +371,7 @@ public struct ANSIEncoder: Sendable {
         let change = pen.map { PenChange(from: $0, to: wanted) }
         let slot = change.map { Self.slot($0.from &* 31 &+ $0.to) } ?? 0
         if let change, recentChanges[slot].change == change {
-            out.append(contentsOf: recentChanges[slot].bytes)
+            recentChanges[slot].bytes.append(to: &out)
             pen = wanted
             return
         }
@@ -385,7 +385,7 @@ public struct ANSIEncoder: Sendable {
         swap(&reset, &resetCodes)
         swap(&delta, &deltaCodes)
         pen = wanted
-        if let change { recentChanges[slot] = (change, Array(out[start...])) }
+        if let change, let bytes = ShortBytes(out[start...]) { recentChanges[slot] = (change, bytes) }
     }
 
     /// ``look(of:)``, remembered by look: downgrading a style's colours for each pen
@@ -419,8 +419,8 @@ public struct ANSIEncoder: Sendable {
 
     /// Changes written and their bytes, by ``slot(_:)`` of their looks (a later change
     /// of a slot replaces it). No look is `.max` (its top bits are unused): empty slots.
-    private var recentChanges = [(change: PenChange, bytes: [UInt8])](
-        repeating: (PenChange(from: .max, to: .max), []), count: slots)
+    private var recentChanges = [(change: PenChange, bytes: ShortBytes)](
+        repeating: (PenChange(from: .max, to: .max), ShortBytes()), count: slots)
     /// Looks downgraded to the capabilities' colours (``cachedLook(of:)``), by slot.
     private var downgradedLooks = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: slots)
 
@@ -669,5 +669,29 @@ extension ANSIEncoder {
         var bytes = Array("\u{1B}]8;;\u{1B}\\".utf8) + csi("0m") + csi("?2026l")
         if fullscreen { bytes += csi("r") + csi("?1049l") }
         return bytes + showCursor + [0x0D, 0x0A]
+    }
+}
+
+/// At most 32 bytes held in place (a pen change's SGR, most under 16): kept and
+/// appended without an array's allocation and reference counting.
+struct ShortBytes {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var count = 0
+
+    init() {}
+
+    /// Nil when `bytes` are more than 32.
+    init?(_ bytes: ArraySlice<UInt8>) {
+        guard bytes.count <= MemoryLayout.size(ofValue: words) else { return nil }
+        count = bytes.count
+        withUnsafeMutableBytes(of: &words) { raw in bytes.withUnsafeBytes { raw.copyMemory(from: $0) } }
+    }
+
+    /// - Complexity: O(n) in the bytes.
+    func append(to out: inout [UInt8]) {
+        var words = words
+        withUnsafeBytes(of: &words) { raw in
+            out.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+        }
     }
 }
