@@ -47,5 +47,10 @@ import Testing
         #expect(mono.range(of: #"\u001B\[[0-9;]*(3[0-7]|38;|9[0-7])[;m]"#, options: .regularExpression) == nil, "\(mono.debugDescription)")
         #expect(mono.contains("def") && mono.contains("return"))
         #expect(mono.range(of: #"\u001B\[[0-9;]*1m(def|return)"#, options: .regularExpression) != nil, "keywords bold: \(mono.debugDescription)")
+        // Styled lines into a pipe are coloured too (plain text, which shows no style,
+        // skips the lexing).
+        let piped = try CLI.run(["--format", "text", "--width", "40", "--color", "always"], stdin: input,
+                                environment: ["NO_COLOR": "", "COLORTERM": "truecolor"])
+        #expect(String(decoding: piped.stdout, as: UTF8.self).contains("38;2;\(r);\(g);\(b)"))
     }
 }

@@ -187,9 +187,14 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// continuation mark (`ParagraphFormat.wrapsLikeTerminal`), for a view that lets
     /// the terminal wrap them; otherwise wrapped between words after a `↪`.
     public var codeWrapsLikeTerminal: Bool
+    /// Fenced code in a language the highlighter knows is coloured token by token;
+    /// false: in the theme's code style alone, as for output that shows no style (plain
+    /// text: lexing it would change nothing that is written).
+    public var highlightsCode: Bool
 
     public init(theme: MarkdownTheme = .dark, hyperlinks: Bool = false, width: Int = 80, policy: WidthPolicy = .grapheme,
-                numbersCodeBlocks: Bool = true, math: Bool = true, codeWrapsLikeTerminal: Bool = false) {
+                numbersCodeBlocks: Bool = true, math: Bool = true, codeWrapsLikeTerminal: Bool = false,
+                highlightsCode: Bool = true) {
         self.theme = theme
         self.hyperlinks = hyperlinks
         self.width = width
@@ -197,6 +202,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         self.numbersCodeBlocks = numbersCodeBlocks
         self.math = math
         self.codeWrapsLikeTerminal = codeWrapsLikeTerminal
+        self.highlightsCode = highlightsCode
     }
 }
 

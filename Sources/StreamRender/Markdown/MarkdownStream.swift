@@ -752,7 +752,7 @@
                 fence = opener
                 fenceInfo = language
                 fenceCode.removeAll()
-                highlighter = HighlightLanguage.named(language).map(Highlighter.init)
+                highlighter = renderer.options.highlightsCode ? HighlightLanguage.named(language).map(Highlighter.init) : nil
                 continuation = nil
                 return
             }

@@ -18,7 +18,8 @@ struct CodeBlockReporter {
         if let shown {
             renderer = shown
         } else {
-            stream = MarkdownStream(options: MarkdownOptions())
+            // (Its lines are not shown: the code's colours would be thrown away.)
+            stream = MarkdownStream(options: MarkdownOptions(highlightsCode: false))
             renderer = stream!.renderer
         }
         renderer!.collectsCodeBlocks = true

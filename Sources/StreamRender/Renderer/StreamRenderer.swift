@@ -242,9 +242,12 @@ public final class StreamRenderer: ResponseRouting {
         var markdown: MarkdownOptions?
         if configuration.markdown {
             // The inline view lets the terminal wrap long code lines (they copy as one line).
+            // Plain text without styles has no use for code's colours (its lexing was a
+            // tenth of plain output of LLM answers).
             markdown = MarkdownOptions(theme: configuration.theme,
                                        hyperlinks: configuration.output != .plain && configuration.capabilities.hyperlinks,
-                                       math: configuration.math, codeWrapsLikeTerminal: configuration.output == .inline)
+                                       math: configuration.math, codeWrapsLikeTerminal: configuration.output == .inline,
+                                       highlightsCode: configuration.output != .plain || configuration.stylesPlainText)
         }
         switch configuration.output {
         case .plain:

@@ -19,6 +19,26 @@ import Testing
         return count
     }
 
+    /// Without highlighting (plain text shows no style), code is the same text in the
+    /// same lines and formats, in one style a line, and nothing is lexed.
+    @Test func withoutHighlightingCodeIsTheSameTextUnlexed() {
+        var coloured = MarkdownStream(), plain = MarkdownStream(options: MarkdownOptions(highlightsCode: false))
+        var colouredLines: [StyledLine] = [], plainLines: [StyledLine] = []
+        var rng = SeededGenerator(seed: TestSeed.base(0xC0DE_0001))
+        for piece in randomPieces(Self.answer, using: &rng, maxScalars: 40) {
+            colouredLines += coloured.append(piece)
+            plainLines += plain.append(piece)
+        }
+        colouredLines += coloured.finish()
+        plainLines += plain.finish()
+        #expect(coloured.highlightedLines > 60 && plain.highlightedLines == 0)
+        #expect(colouredLines.map(\.bytes) == plainLines.map(\.bytes))
+        #expect(colouredLines.map(\.format) == plainLines.map(\.format))
+        // The code lines were the ones with several styles.
+        let multiStyled = { (lines: [StyledLine]) in lines.filter { Set($0.runs.map(\.style)).count > 1 }.count }
+        #expect(multiStyled(plainLines) + 30 < multiStyled(colouredLines), "\(multiStyled(plainLines)) and \(multiStyled(colouredLines))")
+    }
+
     /// Streamed byte by byte with the open block rendered after every byte (as
     /// frames do), each finished code line is lexed once.
     @Test func aFinishedCodeLineIsNeverLexedAgain() {
