@@ -1,8 +1,10 @@
 /// How much history a `WrappedDocument` keeps. When a limit is passed the oldest
-/// paragraphs are evicted whole (the open paragraph never is; a paragraph is at
-/// most `StyledDocument.maximumParagraphBytes` long, so memory stays bounded).
-/// Limits are applied at the start of each mutation: the history may exceed them
-/// by what the latest mutation added.
+/// paragraphs are evicted whole (the open paragraph never is, nor any from
+/// `WrappedDocument.keptFrom` on; a paragraph is at most
+/// `StyledDocument.maximumParagraphBytes` long, so memory stays bounded). Limits are
+/// applied at the start of each mutation: the history may exceed them by what the
+/// latest mutation added, and by what a view has yet to write (the inline view: what
+/// became final since its last frame).
 public struct HistoryLimits: Hashable, Sendable {
     /// Keep at most about this many visual lines (nil: no limit).
     public var maximumLines: Int?
@@ -39,7 +41,8 @@ public struct HistoryLimits: Hashable, Sendable {
     private(set) var layout: DocumentLayout
     public var limits: HistoryLimits
     /// Paragraphs from this number on are not evicted, whatever the limits: a view has
-    /// yet to write lines of them (nil: the limits alone decide).
+    /// yet to write lines of them (nil: the limits alone decide). A view that sets it
+    /// must write them (and move it on) for the limits to hold.
     public var keptFrom: Int?
     /// Visual lines evicted so far (as they were laid out when evicted).
     public private(set) var evictedLines = 0
@@ -204,7 +207,7 @@ public struct HistoryLimits: Hashable, Sendable {
 
     /// Whether `line` goes on in the next one by the terminal's own wrap: a line of a
     /// paragraph that wraps like a terminal (`ParagraphFormat.wrapsLikeTerminal`), not
-    /// its last.
+    /// its last. False for a line of an evicted paragraph.
     ///
     /// - Complexity: O(1).
     func continuesByTerminalWrap(_ line: VisualLine) -> Bool {
@@ -258,7 +261,8 @@ public struct HistoryLimits: Hashable, Sendable {
         guard layout.lineCount > maximumLines || document.byteCount > maximumBytes else { return }
         var evict = document.firstParagraph
         var lines = layout.lineCount, bytes = document.byteCount
-        // Oldest closed paragraphs first, never the one being laid out.
+        // Oldest closed paragraphs first, never the one being laid out nor any a view
+        // has yet to write (`keptFrom`).
         let kept = min(layout.openParagraph, keptFrom ?? .max)
         while (lines > maximumLines || bytes > maximumBytes) && evict < kept
                 && evict + 1 < document.paragraphNumbers.upperBound {

@@ -57,19 +57,20 @@ public struct LayoutSettings: Hashable, Sendable {
     /// The paragraph's number in the document.
     public var paragraph: Int
     /// The UTF-8 offset in the paragraph where the line starts.
-    public var start: Int
+    public var start: Int { didSet { isSimple = false } }
     /// Where the line's shown text ends. Spaces between `end` and the next line's
     /// `start` are the spaces dropped at a wrap (or that did not fit at the end).
-    public var end: Int
+    public var end: Int { didSet { isSimple = false } }
     /// The width of the shown text in columns (never more than the layout's width).
-    public var width: Int
+    public var width: Int { didSet { isSimple = false } }
     /// The line is a single cluster wider than the layout; it is shown as a
     /// replacement filling the width (U+FFFD then spaces) instead of overflowing.
     public var isReplacement: Bool
     /// Every scalar of the shown text is a cell of its own whose width all policies
-    /// agree on (`SimpleText`), and `width` is their sum: the drawer measures nothing.
-    /// Set by the layout's simple paths; whatever changes `start` or `end` clears it
-    /// (a clipped line). A hint, not part of the line's identity (`==` ignores it).
+    /// agree on (`SimpleText`), and `width` is their sum: the drawer does not measure
+    /// the line again. Set by the layout's simple paths; a change of `start`, `end` or
+    /// `width` clears it (a clipped line). A hint, not part of the line's identity
+    /// (`==` and `hash(into:)` ignore it).
     var isSimple = false
 
     public init(paragraph: Int, start: Int, end: Int, width: Int, isReplacement: Bool = false) {
@@ -85,11 +86,17 @@ public struct LayoutSettings: Hashable, Sendable {
         self.isSimple = isSimple
     }
 
+    /// The same line of the same paragraph, as wide (``isSimple`` aside).
+    ///
+    /// - Complexity: O(1).
     public static func == (l: VisualLine, r: VisualLine) -> Bool {
         l.paragraph == r.paragraph && l.start == r.start && l.end == r.end && l.width == r.width
             && l.isReplacement == r.isReplacement
     }
 
+    /// Hashes what `==` compares.
+    ///
+    /// - Complexity: O(1).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(paragraph)
         hasher.combine(start)
@@ -131,7 +138,6 @@ extension VisualLine {
         guard limit.paragraph == paragraph, limit.offset < end else { return self }
         var line = self
         line.end = max(start, limit.offset)
-        line.isSimple = false
         return line
     }
 }
@@ -142,7 +148,7 @@ struct LineRecord: Sendable {
     var width: Int32
     /// ``VisualLine/isReplacement`` (bit 0) and ``VisualLine/isSimple`` (bit 1) in one
     /// byte: the record stays 13 bytes (a 14th slowed the paragraphs' arrays of lines
-    /// by a quarter of a percent of plain output).
+    /// by half a percent of plain output).
     private var flags: UInt8
 
     var isReplacement: Bool { flags & 1 != 0 }

@@ -501,7 +501,6 @@ public struct InlineView {
         var clipped = line
         guard let from = writtenEnd, line.paragraph == from.paragraph && from.offset > line.start else { return line }
         clipped.start = min(from.offset, line.end)
-        clipped.isSimple = false
         let text = view.document[paragraph: line.paragraph].text
         // (Never inside a character, should a position outlive the text it was found in.)
         while clipped.start < clipped.end && text[clipped.start] & 0xC0 == 0x80 { clipped.start += 1 }

@@ -67,12 +67,11 @@ enum LineDrawer {
             return column
         }
         // (The cells are the copies' cells in turn, each put where it fits as before.)
-        var copies: [UInt8] = []
-        text.withUTF8 { bytes in
-            let total = bytes.count * count
-            copies.reserveCapacity(total)
-            copies.append(contentsOf: bytes)
-            while copies.count < total { copies.append(contentsOf: copies[0..<min(copies.count, total - copies.count)]) }
+        let copies = text.withUTF8 { bytes in
+            [UInt8](unsafeUninitializedCapacity: bytes.count * count) { buffer, made in
+                for k in 0..<count { _ = buffer[(k * bytes.count)...].initialize(fromContentsOf: bytes) }
+                made = bytes.count * count
+            }
         }
         let style = document.styles.id(of: piece.style)
         copies.withUnsafeBufferPointer { buf in
@@ -243,7 +242,7 @@ enum LineDrawer {
 
     /// Draws the cells of `buf`, every scalar a cell of a width all modes agree on
     /// (`SimpleText.width`), one at a time; cells that do not fit are left
-    /// out. Styles as in ``cells(_:from:origin:paragraph:row:in:column:splitter:)``, or
+    /// out. Styles as in ``cells(_:from:origin:paragraph:row:in:column:splitter:simpleWidth:)``, or
     /// `style` without a paragraph.
     ///
     /// - Complexity: O(n) in the bytes.

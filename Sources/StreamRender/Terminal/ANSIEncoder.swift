@@ -691,7 +691,7 @@ struct ShortBytes {
     func append(to out: inout [UInt8]) {
         var words = words
         withUnsafeBytes(of: &words) { raw in
-            out.append(contentsOf: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+            raw.withMemoryRebound(to: UInt8.self) { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
         }
     }
 }

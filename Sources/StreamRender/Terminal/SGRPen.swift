@@ -2,7 +2,7 @@
 /// what it shows): styled lines written without cursor movement, e.g. into a pipe for
 /// `less -R` (`--color always`).
 ///
-/// Not `Sendable`: it holds the pen (the style last written); one per output.
+/// Not `Sendable`: it holds the pen (the look and link last written); one per output.
 public final class SGRPen: StylePen {
     /// (Not checked for exclusive access at run time: a pen is used by one writer, and
     /// the check was a tenth of a pen change.)

@@ -131,6 +131,9 @@ public protocol StylePen: AnyObject {
 }
 
 extension StylePen {
+    /// ``change(to:into:)`` with the style `id` names.
+    ///
+    /// - Complexity: O(1) plus the bytes appended.
     public func change(to id: StyleID, in styles: StyleTable, into out: inout [UInt8]) {
         change(to: styles[id], into: &out)
     }

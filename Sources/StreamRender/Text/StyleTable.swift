@@ -87,7 +87,8 @@ public struct StyleTable: Sendable {
     /// - Precondition: `id` came from this table.
     /// - Complexity: O(1).
     package func look(of id: StyleID) -> (look: UInt64, linked: Bool) {
-        styles.withUnsafeBufferPointer { ($0[Int(id.rawValue)].look, $0[Int(id.rawValue)].hyperlink != nil) }
+        let k = Int(id.rawValue)
+        return (styles[k].look, styles[k].hyperlink != nil)
     }
 
     /// The number of distinct styles, ``Style/plain`` included.

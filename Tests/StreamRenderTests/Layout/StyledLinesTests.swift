@@ -46,6 +46,38 @@ import Testing
         return printer.append(text) + printer.finish()
     }
 
+    /// A pen asked by style id writes what it writes asked by the style, links on and
+    /// off, for changes longer than the 32 bytes the encoder remembers too, each time
+    /// a change comes back.
+    @Test func aPenAskedByIdWritesWhatItWritesAskedByStyle() {
+        var styles = StyleTable()
+        let long = Style(foreground: .rgb(255, 254, 253), background: .rgb(200, 201, 202),
+                         attributes: [.bold, .italic, .underline, .strikethrough, .inverse])
+        let all = [Style.plain, Style(attributes: .bold), long, Style(foreground: .ansi(3), hyperlink: "https://example.com/a"),
+                   Style(foreground: .ansi(3), hyperlink: "https://example.com/b"), Style(background: .rgb(1, 2, 3))]
+        let ids = all.map { styles.intern($0) }
+        var rng = SeededGenerator(seed: TestSeed.base(0x5E4_0001))
+        let order = (0..<400).map { _ in Int.random(in: 0..<all.count, using: &rng) }
+        for capabilities in [TerminalCapabilities.full, .full.withoutHyperlinks, TerminalCapabilities()] {
+            let byStyle = SGRPen(capabilities: capabilities), byID = SGRPen(capabilities: capabilities)
+            var want: [UInt8] = [], got: [UInt8] = []
+            var changes: [Int: Set<[UInt8]>] = [:]
+            for (k, n) in order.enumerated() {
+                let before = want.count
+                byStyle.change(to: all[n], into: &want)
+                byID.change(to: ids[n], in: styles, into: &got)
+                #expect(got == want, "seed \(TestSeed.base(0x5E4_0001)) step \(k) \(capabilities)")
+                if k > 0 { changes[order[k - 1] * 10 + n, default: []].insert(Array(want[before...])) }
+            }
+            // The same change is written the same way every time (remembered or not).
+            #expect(changes.values.allSatisfy { $0.count == 1 }, "\(capabilities)")
+            #expect(changes.keys.contains(2 * 10 + 0) || changes.keys.contains(0 * 10 + 2))
+        }
+        var out: [UInt8] = []
+        SGRPen(capabilities: .full).change(to: long, into: &out)
+        #expect(out.count > 32, "the long change fits the encoder's memory: \(out.count) bytes")
+    }
+
     @Test(arguments: MarkdownCorpus.fixtures + ["answers/sqlite-wal.md", "answers/python-dedupe.md", "real/markdown/glamour--example.md",
                                                 "real/markdown/streamdown--cjk-table.md", "real/markdown/mdcat--common-mark.md"])
     func styledLinesAreThePlainTextWithStylesInEveryChunking(_ name: String) throws {

@@ -80,4 +80,37 @@ import TestSupport
         }
         #expect(simple > 500, "simple lines drawn: \(simple)")
     }
+
+    /// A rule's fill, drawn as one run of its copies, shows what the plain text of its
+    /// line says (written apart: `WrappedDocument.plainText(of:)`) at every width, under
+    /// each policy (ambiguous-wide draws it a copy at a time), after a prefix too.
+    @Test func aFillDrawsAsManyCopiesAsFit() {
+        for policy in [WidthPolicy.grapheme, .wcwidth, WidthPolicy(mode: .grapheme, ambiguousIsWide: true)] {
+            for width in 1...23 {
+                var view = WrappedDocument(settings: LayoutSettings(width: width, policy: policy), markdown: MarkdownOptions())
+                view.append("a\n\n---\n\n> b\n>\n> ***\n\nc\n")
+                view.finish()
+                let splitter = CellSplitter(policy: policy)
+                var rules = 0
+                for line in view.allLines() where view.decoration(of: line).fill != nil {
+                    rules += 1
+                    var frame = Frame(width: width, height: 1), cells = RowCells(width: width)
+                    LineDrawer.draw(line, row: 0, in: &frame, view: view, splitter: splitter)
+                    LineDrawer.draw(line, row: 0, in: &cells, view: view, splitter: splitter)
+                    let want = view.plainText(of: line).trimmingSuffix(" ")
+                    #expect(frame.text(row: 0).trimmingSuffix(" ") == want, "\(policy) at \(width)")
+                    #expect(String(decoding: cells.bytes[..<cells.content.bytes], as: UTF8.self).trimmingSuffix(" ") == want, "\(policy) at \(width)")
+                }
+                #expect(rules == 2, "\(policy) at \(width)")
+            }
+        }
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ c: Character) -> String {
+        var s = self
+        while s.last == c { s.removeLast() }
+        return s
+    }
 }
