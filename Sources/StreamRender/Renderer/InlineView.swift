@@ -81,10 +81,18 @@ public struct InlineView {
     /// streams (cut to the width); it disappears with the last frame.
     public var status: String?
 
-    /// `markdown`: render the answer as markdown with these options.
+    /// `markdown`: render the answer as markdown with these options. `limits`: the
+    /// history held at most; the view holds no more than plain output does (written
+    /// lines are the terminal's), and every line it has yet to write.
     public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
                 limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil) {
-        view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
+        // Written lines are the terminal's (nothing re-wraps them): whatever `limits`
+        // allow, only a little history is held besides what is still to be written
+        // (`keptFrom`), as in plain output. (The history was most of the view's memory,
+        // 38 MB at 10 MiB, and its cache misses.)
+        let held = HistoryLimits(maximumLines: min(limits.maximumLines ?? .max, PlainView.heldLines),
+                                 maximumBytes: min(limits.maximumBytes ?? .max, PlainView.heldBytes))
+        view = WrappedDocument(settings: settings, limits: held, markdown: markdown)
         encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: false)
         encoder.cursor = (0, 0)
         encoder.existingRows = 1

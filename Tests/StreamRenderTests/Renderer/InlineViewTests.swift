@@ -113,6 +113,22 @@ import Testing
         #expect(evicted > 1_000, "the limit evicted \(evicted) lines: it is not what is tested")
     }
 
+    /// What the inline view has written is the terminal's: however long the answer, it
+    /// holds only a little history (as plain output does), and the scrollback still has
+    /// every line once.
+    @Test func theViewHoldsLittleHistoryAndTheScrollbackAll() {
+        let text = (0..<3_000).map { "paragraph \($0) of a long answer, wrapped at forty columns here" }.joined(separator: "\n")
+        var rng = SeededGenerator(seed: TestSeed.base(0x4157_0002))
+        let pieces = randomPieces(text, using: &rng, maxScalars: 400)
+        var held = 0
+        let result = Self.stream(pieces, width: 40, height: 5, frameEvery: 3) { view in
+            held = max(held, view.view.layout.lineCount)
+        }
+        #expect(result.transcript == Self.expected(text, width: 40))
+        #expect(result.view.view.evictedLines > 5_000, "\(result.view.view.evictedLines) lines evicted")
+        #expect(held < 2 * PlainView.heldLines, "\(held) lines held at most")
+    }
+
     @Test func aRegionGrowingPastTheViewportThenChangingItsFirstLine() {
         // At width 3 the unfinished tail of a word spans more rows than the screen;
         // the rows that do not fit are held back until final, so the first live row
