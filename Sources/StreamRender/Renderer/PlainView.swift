@@ -22,7 +22,8 @@ struct PlainView: LiveView {
         raw = wraps ? nil : ControlSanitizer()
     }
 
-    /// The history plain output holds at most (see ``HistoryLimits``).
+    /// The history plain output holds at most (see ``HistoryLimits``); the inline view
+    /// too, besides the lines it has yet to write.
     static let heldLines = 512, heldBytes = 64 << 10
 
     var view: WrappedDocument { printer.view }
