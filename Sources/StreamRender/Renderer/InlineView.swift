@@ -86,13 +86,10 @@ public struct InlineView {
     /// lines are the terminal's), and every line it has yet to write.
     public init(settings: LayoutSettings, height: Int, capabilities: TerminalCapabilities,
                 limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil) {
-        // Written lines are the terminal's (nothing re-wraps them): whatever `limits`
-        // allow, only a little history is held besides what is still to be written
-        // (`keptFrom`), as in plain output. (The history was most of the view's memory,
-        // 38 MB at 10 MiB, and its cache misses.)
-        let held = HistoryLimits(maximumLines: min(limits.maximumLines ?? .max, PlainView.heldLines),
-                                 maximumBytes: min(limits.maximumBytes ?? .max, PlainView.heldBytes))
-        view = WrappedDocument(settings: settings, limits: held, markdown: markdown)
+        // Written lines are the terminal's: the view holds plain output's history
+        // besides what is still to be written (`keptFrom`). (The history was most of its
+        // memory, 38 MB at 10 MiB, and its cache misses.)
+        view = WrappedDocument(settings: settings, limits: PlainView.held(limits), markdown: markdown)
         encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: false)
         encoder.cursor = (0, 0)
         encoder.existingRows = 1

@@ -14,17 +14,23 @@ struct PlainView: LiveView {
     /// `pen`: styled lines (when `wraps`; see ``SGRPen``).
     init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard,
                 markdown: MarkdownOptions? = nil, pen: StylePen? = nil) {
-        // Printed lines are never shown again (nothing re-wraps them): whatever
-        // `limits` allow, only a little history is held, so memory stays flat.
-        let held = HistoryLimits(maximumLines: min(limits.maximumLines ?? .max, Self.heldLines),
-                                 maximumBytes: min(limits.maximumBytes ?? .max, Self.heldBytes))
-        printer = PlainTextPrinter(settings: settings, limits: held, markdown: markdown, pen: pen)
+        printer = PlainTextPrinter(settings: settings, limits: Self.held(limits), markdown: markdown, pen: pen)
         raw = wraps ? nil : ControlSanitizer()
     }
 
     /// The history plain output holds at most (see ``HistoryLimits``); the inline view
     /// too, besides the lines it has yet to write.
     static let heldLines = 512, heldBytes = 64 << 10
+
+    /// `limits`, at most ``heldLines`` and ``heldBytes``: written lines are never shown
+    /// again (nothing re-wraps them), so whatever `limits` allow, only a little history
+    /// is held and memory stays flat.
+    ///
+    /// - Complexity: O(1).
+    static func held(_ limits: HistoryLimits) -> HistoryLimits {
+        HistoryLimits(maximumLines: min(limits.maximumLines ?? .max, heldLines),
+                      maximumBytes: min(limits.maximumBytes ?? .max, heldBytes))
+    }
 
     var view: WrappedDocument { printer.view }
     var isPaced: Bool { false }
