@@ -69,7 +69,7 @@ public struct HistoryLimits: Hashable, Sendable {
     public init(settings: LayoutSettings, limits: HistoryLimits = .standard,
                 maximumParagraphBytes: Int = 1 << 20, markdown: MarkdownOptions? = nil) {
         document = StyledDocument(maximumParagraphBytes: maximumParagraphBytes)
-        if (limits.maximumLines ?? .max) <= 4096 { document.spareLimit = 1024 }  // (see `spareLimit`)
+        if (limits.maximumLines ?? .max) <= 4096 { document.spareLimit = 2048 }  // (see `spareLimit`)
         layout = DocumentLayout(settings: settings)
         self.limits = limits
         hasMarkdown = markdown != nil

@@ -185,6 +185,21 @@
     private var held: [UInt8] = []
     /// Held regions are parsed once they reach this size (a bound on the tree a parse builds).
     static let heldBytes = 8 << 10
+    /// Inert paragraphs (``cutInert(_:)``) made final while regions were held: their
+    /// regions, one after another, rendered without a parse after the held regions'
+    /// lines, or held as markdown after all (``cutHolding()``). Never any without held
+    /// regions.
+    private var heldInertText: [UInt8] = []
+    /// The text of each, in ``heldInertText``.
+    private var heldInert: [Range<Int>] = []
+    /// Held inert paragraphs this many or more are worth a parse of the regions before
+    /// them; fewer are held as markdown with the next region: a parse's fixed part costs
+    /// more than one inert paragraph's share of the held regions' parse (a paragraph, a
+    /// heading, a quote and an inert paragraph again and again took 1.035x the
+    /// instructions when each inert one cost a parse).
+    static let inertRunWorthAParse = 2
+    /// Held inert paragraphs are made final, with the regions before them, at this many.
+    static let heldInertLimit = 256
 
     public init(options: MarkdownOptions = MarkdownOptions()) {
         renderer = MarkdownRenderer(options: options)
@@ -243,7 +258,7 @@
         flushRows()
         if fence != nil {
             closeFence()
-        } else if !region.isEmpty {
+        } else if !region.isEmpty && !cutInert() {
             cut()
         }
         closeTable()
@@ -830,6 +845,7 @@
     /// caller that needs no list number back: held with the regions before it
     /// (``held``) when parsing them together changes nothing.
     private mutating func cutHolding() {
+        if cutInert() { return }
         // No join (a region that made no lines would pass the join on to the next),
         // no list numbering, no definition (`]:`; a region of definitions starts with `[`),
         // and no definitions before: newer md4c caps the text references may expand to
@@ -839,9 +855,69 @@
             cut()
             return
         }
+        if !heldInert.isEmpty {
+            if heldInert.count >= Self.inertRunWorthAParse {
+                flushHeld()
+            } else {
+                held += heldInertText
+                heldInertText.removeAll(keepingCapacity: true)
+                heldInert.removeAll(keepingCapacity: true)
+            }
+        }
         held += region
         clearRegion()
         if held.count >= Self.heldBytes { flushHeld() }
+    }
+
+    /// Makes the region, a paragraph of one line of inert text (``singleLineEnd(_:)`` finds
+    /// the line, and `InlineScanner.hasMarks` is false), final without a parse: md4c gives
+    /// that text as it is, in the paragraph's plain style. Most paragraphs of a chat
+    /// are a line like this, and a parse (with the tree it builds and the rendering
+    /// from it) cost several times the rest of their way: tiny paragraphs cost 5x
+    /// prose (issue 24). After held regions it is held too (``heldInert``), so that
+    /// lines come in the text's order.
+    ///
+    /// Returns false, changing nothing, when the region is not such a paragraph (or
+    /// continues a split one, or joins the line before).
+    private mutating func cutInert() -> Bool {
+        guard continuation == nil && !joinPending && allPlain && !inline.hasMarks, let end = Self.singleLineEnd(region) else {
+            return false
+        }
+        if held.isEmpty {
+            emitInert(region[..<end])
+        } else {
+            heldInert.append(heldInertText.count..<(heldInertText.count + end))
+            heldInertText += region
+            if heldInert.count >= Self.heldInertLimit { flushHeld() }
+        }
+        clearRegion()
+        return true
+    }
+
+    /// `text`, an inert paragraph's, made final after the blocks before it: as md4c
+    /// gives it, in the paragraph's plain style.
+    private mutating func emitInert(_ text: ArraySlice<UInt8>) {
+        if emittedBlocks { finals.append(.blank) }
+        emittedBlocks = true
+        var line = renderer.freshLine()
+        line.appendRun(text, style: .plain)
+        finals.append(line)
+    }
+
+    /// The end of the region's first line when the region is that line and blank
+    /// lines only, and the line has no space at either end (md4c strips them; two at
+    /// the end are a hard break before a line). Nil otherwise.
+    ///
+    /// - Complexity: O(n) in the region's bytes after its first line.
+    static func singleLineEnd(_ region: [UInt8]) -> Int? {
+        region.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress else { return nil }
+            let n = bytes.count
+            let end = ByteSearch.find(0x0A, base, from: 0, to: n)
+            guard end > 0, end < n, bytes[0] != 0x20, bytes[end - 1] != 0x20 else { return nil }
+            for k in (end + 1)..<n where bytes[k] != 0x0A && bytes[k] != 0x20 && bytes[k] != 0x09 { return nil }
+            return end
+        }
     }
 
     /// A finished line of the open fence, highlighted when its language is known.
@@ -879,6 +955,9 @@
         // Composed as when they were held: no continuation, no join (`joinPending` is
         // false while regions are held: only a cut sets it, and a cut renders them first).
         Self.compose(blocks, renderer: renderer, listStart: nil, into: &finals, emitted: &emittedBlocks, continued: false, join: nil)
+        for range in heldInert { emitInert(heldInertText[range]) }
+        heldInert.removeAll(keepingCapacity: true)
+        heldInertText.removeAll(keepingCapacity: true)
     }
 
     /// The region emptied, with what was known of its blocks.
@@ -1315,6 +1394,12 @@ struct InlineScanner {
     /// Where the last delimiter run (or code-span or bracket opener) ended, if it
     /// ended the text scanned.
     private var trailing: (start: Int, end: Int)?
+    /// A byte scanned may be read by md4c as more than text, with the flags the
+    /// renderer parses with: one of its mark characters (a backslash, a backtick,
+    /// `* _ ~ & ; < > [ ] $ @ : |`), a `.` after `www` (any case: the permissive www
+    /// autolink), a control byte or a tab. (`!` is one only before `[`, NUL a control
+    /// byte.) Without any, a paragraph's text is what md4c gives.
+    private(set) var hasMarks = false
 
     /// Nothing is open that started at or after `start` (a position as in
     /// ``position``): openers before it, and a confusion before it, are taken to
@@ -1342,6 +1427,14 @@ struct InlineScanner {
         if skipMarkers { i = Self.skipMarkers(line) }
         trailing = nil
         while i < n {
+            // Outside a code span or a destination, text that is neither a delimiter
+            // nor a mark (``hasMarks``) is skipped to the next byte that is.
+            switch stack.last {
+            case .code?, .destination?: break
+            default:
+                while i < n && Self.isText(line[i]) { i += 1 }
+                if i == n { return }
+            }
             let b = line[i]
             if case .code(let length, _)? = stack.last {
                 if b == UInt8(ascii: "`") {
@@ -1362,15 +1455,18 @@ struct InlineScanner {
             }
             switch b {
             case UInt8(ascii: "\\"):
+                hasMarks = true
                 i += 2
                 continue
             case UInt8(ascii: "`"):
+                hasMarks = true
                 let run = line[i...].prefix { $0 == b }.count
                 stack.append(.code(run, at: base + i))
                 if i + run == n { trailing = (base + i, base + i + run) }
                 i += run
                 continue
             case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                hasMarks = true
                 let run = line[i...].prefix { $0 == b }.count
                 let before: UInt8? = i > 0 ? line[i - 1] : nil
                 let after: UInt8? = i + run < n ? line[i + run] : nil
@@ -1400,9 +1496,11 @@ struct InlineScanner {
                 i += run
                 continue
             case UInt8(ascii: "["):
+                hasMarks = true
                 stack.append(.bracket(at: base + i))
                 if i + 1 == n { trailing = (base + i, base + i + 1) }
             case UInt8(ascii: "]"):
+                hasMarks = true
                 if let k = stack.lastIndex(where: { if case .bracket = $0 { return true }; return false }) {
                     stack.removeSubrange(k...)
                     if i + 1 < n && line[i + 1] == UInt8(ascii: "(") {
@@ -1413,11 +1511,28 @@ struct InlineScanner {
                 }
             case UInt8(ascii: ")"):
                 if case .destination? = stack.last { stack.removeLast() }
+            case UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "$"),
+                 UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "|"):
+                hasMarks = true
+            case UInt8(ascii: "."):
+                if i >= 3 && line[i - 1] | 0x20 == 0x77 && line[i - 2] | 0x20 == 0x77 && line[i - 3] | 0x20 == 0x77 { hasMarks = true }
             default:
-                break
+                if b < 0x20 || b == 0x7F { hasMarks = true }
             }
             i += 1
         }
+    }
+
+    /// Bytes below 64 and from 64 to 127 (bit `b`, `b - 64`) that are not text to the
+    /// scan: its delimiters (a backslash, a backtick, `* _ ~ [ ]`) and the marks
+    /// (``hasMarks``: `& ; < > $ @ : |`, `.`, control bytes, DEL). A test checks them.
+    static let notText: (UInt64, UInt64) = (0x5C00_4450_FFFF_FFFF, 0xD000_0001_B800_0001)
+
+    /// Not a delimiter nor a mark: nothing the scan follows.
+    @inline(__always)
+    static func isText(_ b: UInt8) -> Bool {
+        if b >= 0x80 { return true }
+        return b < 64 ? notText.0 >> UInt64(b) & 1 == 0 : notText.1 >> UInt64(b - 64) & 1 == 0
     }
 
     /// Where a line's text starts after quote, list, task and heading markers.

@@ -148,4 +148,77 @@ import Testing
         #expect(parses <= 110, "\(parses) parses for 50 paragraphs and headings")
         #expect(lines == Self.oneShot(paragraphs))
     }
+
+    /// A paragraph of one line of text holding no markup (most of a chat's short
+    /// replies) is final without a parse: md4c would give its text as it is.
+    @Test func inertParagraphsAreFinalWithoutAParse() {
+        let inert = ["OK", "Thanks, that works.", "Done!", "1", "See above (page 2).", "Ça marche — 好的 👍",
+                     "100% sure? Yes, #1 + 2 = 3, 'quoted' \"too\"", "a.b www x.www ww.x"]
+        let text = (0..<300).map { inert[$0 % inert.count] }.joined(separator: "\n\n") + "\n"
+        let (parses, lines) = Self.streamed(text)
+        #expect(parses == 0, "\(parses) parses for 300 inert paragraphs")
+        #expect(lines == Self.oneShot(text))
+        // In one read, after a block that is parsed: held after it, in order.
+        let mixed = "- an item\n\n" + text + "\n> a quote\n\n" + text
+        var stream = MarkdownStream()
+        let together = MarkdownStream.merged(stream.append(mixed) + stream.finish())
+        #expect(together == Self.oneShot(mixed))
+        #expect(stream.renderer.parseCount <= 4, "\(stream.renderer.parseCount) parses")
+    }
+
+    /// Paragraphs of one or a few lines that hold each mark md4c may read (every mark
+    /// character, `www.` in any case, a tab, a control byte, spaces at an end) beside
+    /// inert ones, in seeded random documents: streamed line by line, in one read and
+    /// in random chunkings, they render as md4c renders the whole text. The seed is in
+    /// every failure.
+    @Test func paragraphsWithAndWithoutMarksRenderAsInOneShot() {
+        let words = ["OK", "Done!", "*em*", "_u_", "~s~", "`c`", "a\\b", "&amp;", "&copy", "x;y", "<b>", "a>b", "$x$",
+                     "a@b.co", "http://x.y", "ftp:z", "www.x.org", "WwW.y.com", "a.www", "[l](u)", "![i](u)", "a]b",
+                     "a|b", "tab\there", "ctl\u{1}x", "del\u{7F}x", "nul\u{0}x", "1.", "-", "+", "# H", "===", "---",
+                     "> q", "1)", "x", ".", "!", "wow.", "Ünïcödé", "👍🏽"]
+        let seed = TestSeed.base(2411)
+        var rng = SeededGenerator(seed: seed)
+        for document in 0..<40 {
+            var text = ""
+            for _ in 0..<30 {
+                let count = Int.random(in: 1...3, using: &rng)
+                var paragraph = (0..<count).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+                switch Int.random(in: 0..<8, using: &rng) {
+                case 0: paragraph = " " + paragraph
+                case 1: paragraph += "  "
+                case 2: paragraph += " "
+                case 3: paragraph += "\n" + words.randomElement(using: &rng)!
+                default: break
+                }
+                text += paragraph + (Int.random(in: 0..<4, using: &rng) == 0 ? "\n" : "\n\n")
+            }
+            let whole = Self.oneShot(text)
+            #expect(Self.streamed(text).lines == whole, "seed \(seed) document \(document): line by line\n\(text)")
+            var stream = MarkdownStream()
+            #expect(MarkdownStream.merged(stream.append(text) + stream.finish()) == whole,
+                    "seed \(seed) document \(document): one read\n\(text)")
+            let pieces = randomPieces(text, using: &rng)
+            #expect(streamMarkdown(pieces) == whole, "seed \(seed) document \(document): pieces \(pieces.debugDescription)")
+        }
+    }
+
+    /// The inline scan's bytes that are not text are the delimiters it follows and
+    /// the marks md4c may read (an oracle apart from its bit set); each mark makes
+    /// `hasMarks` true, and `!` or a `.` not after `www` does not.
+    @Test func theInlineScanKnowsEveryMark() {
+        let notText = Set("\\`*_~[]&;<>$@:|.".utf8).union(0..<0x20).union([0x7F])
+        for b in 0...255 {
+            #expect(InlineScanner.isText(UInt8(b)) == !notText.contains(UInt8(b)), "byte \(b)")
+        }
+        func marked(_ text: String) -> Bool {
+            var scanner = InlineScanner()
+            scanner.scan(Array(text.utf8), lineEnd: true)
+            return scanner.hasMarks
+        }
+        for mark in "\\`*_~[]&;<>$@:|\t\u{1}\u{7F}\u{0}" {
+            #expect(marked("a \(mark)b c"), "\(mark.debugDescription)")
+        }
+        for text in ["www.x", "Www.x", "a wWw.b"] { #expect(marked(text), "\(text)") }
+        for text in ["Done!", "a.b", "ww.x", "wwwx.y", "(a) #1 + 2 = 3, 'q' \"r\" ü 👍"] { #expect(!marked(text), "\(text)") }
+    }
 }
