@@ -292,10 +292,7 @@ public struct HistoryLimits: Hashable, Sendable {
     ///
     /// - Complexity: O(p) in the prefix's bytes.
     public func decoration(of line: VisualLine) -> LineDecoration {
-        guard document.paragraphNumbers.contains(line.paragraph) else {
-            return LineDecoration(prefix: [], textColumn: 0, fill: nil, fillCount: 0)
-        }
-        let id = document[paragraph: line.paragraph].format
+        let id = document.format(ofParagraph: line.paragraph)
         if id == 0 { return LineDecoration(prefix: [], textColumn: 0, fill: nil, fillCount: 0) }
         let isFirst = line.start == 0
         // (Known, as it mostly is, without passing the document.)
@@ -398,6 +395,12 @@ public struct HistoryLimits: Hashable, Sendable {
     ///
     /// - Complexity: O(n + s log r) in the line's bytes and style changes.
     public func appendLine(_ line: VisualLine, into out: inout [UInt8], pen: StylePen?) {
+        // Mostly a plain paragraph's line: no prefix, no fill (no decoration made).
+        if document.format(ofParagraph: line.paragraph) == 0 {
+            _ = appendText(paragraph: line.paragraph, from: line.start, to: line.end, startColumn: 0,
+                           isReplacement: line.isReplacement, into: &out, pen: pen, measures: false)
+            return
+        }
         let decoration = decoration(of: line)
         for piece in decoration.prefix {
             pen?.change(to: piece.style, into: &out)

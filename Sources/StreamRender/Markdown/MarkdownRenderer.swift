@@ -337,8 +337,11 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// (Not checked for exclusive access at run time: only the renderer's own methods
     /// touch it, and the checks were a tenth of taking and giving back a line.)
     @exclusivity(unchecked) private var spareLines: [StyledLine] = []
-    /// Spare lines kept at most, and the most array memory one holds (``StyledLine/heldBytes``).
-    static let spareLineCount = 256, spareLineBytes = 4096
+    /// Spare lines kept at most, and the most array memory one holds (``StyledLine/heldBytes``);
+    /// past the first ``largeSpareLines``, at most ``smallSpareLineBytes``. A read of
+    /// one-line paragraphs makes a thousand lines: with 256 spares most were allocated
+    /// afresh (at most 1.4 MB is held).
+    static let spareLineCount = 1024, spareLineBytes = 4096, largeSpareLines = 256, smallSpareLineBytes = 512
 
     /// An empty line in `format`: a spare one when there is one.
     ///
@@ -350,7 +353,8 @@ public struct MarkdownOptions: Hashable, Sendable {
     }
 
     /// Takes `lines` (their text is no longer needed) as spares, up to
-    /// ``spareLineCount`` of them holding at most ``spareLineBytes`` each; `lines` is
+    /// ``spareLineCount`` of them holding at most ``spareLineBytes`` each (see
+    /// ``largeSpareLines``); `lines` is
     /// left empty, its room kept.
     ///
     /// - Complexity: O(n) in the lines.
@@ -361,7 +365,9 @@ public struct MarkdownOptions: Hashable, Sendable {
             // styles and format a spare still names are kept by the document's tables
             // anyway: it holds no memory but its arrays'. Emptied when taken.)
             let held = line.heldBytes
-            if held > 0 && held <= Self.spareLineBytes { spareLines.append(line) }
+            if held > 0 && held <= (spareLines.count < Self.largeSpareLines ? Self.spareLineBytes : Self.smallSpareLineBytes) {
+                spareLines.append(line)
+            }
         }
         lines.removeAll(keepingCapacity: true)
     }

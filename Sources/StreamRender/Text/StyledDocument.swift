@@ -200,6 +200,14 @@ import DequeModule
         paragraphs[number - firstParagraph]
     }
 
+    /// The format id of paragraph `number` (0, the plain format, for one not held),
+    /// read without copying the paragraph.
+    ///
+    /// - Complexity: O(1).
+    func format(ofParagraph number: Int) -> Int32 {
+        paragraphNumbers.contains(number) ? paragraphs[number - firstParagraph].format : 0
+    }
+
     /// Calls `body` with the text of paragraph `number` and whether it is closed,
     /// without copying the paragraph (the layout's per-delta path).
     ///
