@@ -116,7 +116,7 @@ struct DocumentLayout {
             }
             guard isClosed else { break }
             closed.append(ParagraphLines(lines: openLines, generation: generation))
-            openLines.removeAll(keepingCapacity: true)
+            openLines.removeAllKeepingCapacity()
             openParagraph += 1
             open.reset()
         }

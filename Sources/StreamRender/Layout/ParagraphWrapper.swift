@@ -145,17 +145,17 @@ struct ParagraphWrapper {
     /// is mostly short paragraphs: allocating per paragraph showed in profiles).
     mutating func reset() {
         segmented = 0
-        // Emptied only when not empty: emptying an empty array (keeping its capacity)
-        // still cost a call into the runtime's array code, four times per paragraph.
-        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        // (Emptying an empty array keeping its capacity still cost a call into the
+        // runtime's array code, four times per paragraph.)
+        pending.removeAllKeepingCapacity()
         pendingHead = 0
         restart = 0
         scanEnd = 0
         scanIsFinal = false
-        if !opportunities.isEmpty { opportunities.removeAll(keepingCapacity: true) }
-        if !hardBreaks.isEmpty { hardBreaks.removeAll(keepingCapacity: true) }
+        opportunities.removeAllKeepingCapacity()
+        hardBreaks.removeAllKeepingCapacity()
         opportunityCursor = 0
-        if !line.isEmpty { line.removeAll(keepingCapacity: true) }
+        line.removeAllKeepingCapacity()
         lineStart = 0
         column = 0
         lastBreakIndex = -1

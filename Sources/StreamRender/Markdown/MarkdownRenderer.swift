@@ -140,7 +140,7 @@ import CMD4C
         guard document.adoptAsIs(&bytes, runs: { ids, styles in
             for k in runs.indices { StyledDocument.addRun(&ids, end: runs[k].end, style: runs[k].style, in: &styles) }
         }) else { return false }
-        runs.removeAll(keepingCapacity: true)
+        runs.removeAllKeepingCapacity()
         return true
     }
 
@@ -149,7 +149,7 @@ import CMD4C
         // (Emptied only when not empty: a line whose text its paragraph took has none,
         // and emptying an empty array still cost a call.)
         if !bytes.isEmpty { bytes.removeAll(keepingCapacity: true) }
-        if !runs.isEmpty { runs.removeAll(keepingCapacity: true) }
+        runs.removeAllKeepingCapacity()
         // (Most lines are plain: a plain format is not copied over another.)
         if !(format.isPlain && self.format.isPlain) { self.format = format }
         continues = false

@@ -75,7 +75,7 @@ struct RowCells: CellSink {
     mutating func reset(width: Int) {
         self.width = width
         bytes.removeAll(keepingCapacity: true)
-        runs.removeAll(keepingCapacity: true)
+        runs.removeAllKeepingCapacity()
         column = 0
         content = (0, 0)
         wraps = false

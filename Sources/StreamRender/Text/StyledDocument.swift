@@ -552,8 +552,8 @@ import DequeModule
     /// An empty open paragraph, in a removed one's buffers when there is one.
     private mutating func freshParagraph() -> Paragraph {
         guard var paragraph = spareParagraphs.popLast() else { return Paragraph() }
-        paragraph.text.removeAll(keepingCapacity: true)
-        paragraph.runs.removeAll(keepingCapacity: true)
+        paragraph.text.removeAllKeepingCapacity()
+        paragraph.runs.removeAllKeepingCapacity()
         paragraph.isClosed = false
         paragraph.endsWithLineFeed = false
         paragraph.format = 0
