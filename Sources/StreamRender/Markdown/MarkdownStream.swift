@@ -754,7 +754,10 @@
     /// Starts a region (or a fenced code block) with `line`.
     private mutating func start(_ line: [UInt8], continuing: Continuation?, shape known: MarkdownRenderer.Blocks? = nil) {
         continuation = continuing
-        if let opener = Self.fenceOpener(line) {
+        // A line that starts with a letter starts no block but a paragraph: none of the
+        // checks below is made for it (each looked for the line's first character).
+        let startsText = Self.startsWithText(line)
+        if !startsText, let opener = Self.fenceOpener(line) {
             flushHeld()
             let alone = known ?? shape(region: line + [0x0A])
             if alone.count == 1, case .code(true) = alone.nodes[0].kind {
@@ -773,21 +776,23 @@
             }
         }
         clearRegion()
-        allPlain = Self.isPlainLine(line)
+        let plain = startsText ? !ByteSearch.contains(UInt8(ascii: "|"), in: line) : Self.isPlainLine(line)
+        allPlain = plain
         inline = InlineScanner()
         lastLineBlank = false
-        add(line, shape: known)
+        add(line, shape: known, plain: plain)
         // A line starting with `>` starts a blockquote, whatever follows: the `>` lines
         // right after it go on in it without a parse (``continuesBlock(_:_:)``).
-        if known == nil, let k = Self.blockStart(line), line[k] == UInt8(ascii: ">") { regionLastTag = .quote }
+        if known == nil, !startsText, let k = Self.blockStart(line), line[k] == UInt8(ascii: ">") { regionLastTag = .quote }
         // An ATX heading is one line that nothing after it can change (but a link
         // reference definition on the next line, for a heading holding a `[`): final
         // at its line end (held with the read's other blocks), without a parse of the
         // next line to find that it starts a new block.
-        if continuing == nil && Self.isATXHeading(line) && !ByteSearch.contains(UInt8(ascii: "["), in: line) { cutHolding() }
+        if continuing == nil && !startsText && Self.isATXHeading(line) && !ByteSearch.contains(UInt8(ascii: "["), in: line) { cutHolding() }
     }
 
-    private mutating func add(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?) {
+    /// `plain`: whether `line` ``isPlainLine(_:)``, when known.
+    private mutating func add(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?, plain: Bool? = nil) {
         region += line
         region.append(0x0A)
         regionShape = known
@@ -797,7 +802,7 @@
         lastLineBlank = blank
         lastLineBackslash = line.last == UInt8(ascii: "\\")
         lastLineHardBreak = line.count >= 2 && line[line.count - 1] == 0x20 && line[line.count - 2] == 0x20
-        if !blank && !Self.isPlainLine(line) {
+        if !blank && !(plain ?? Self.isPlainLine(line)) {
             allPlain = false
             if Self.isListItem(line) { regionHasList = true }
             if Self.blockStart(line).map({ line[$0] == UInt8(ascii: "<") }) == true { regionHasHTML = true }
@@ -1289,6 +1294,15 @@
         case .quote: return line[k] == UInt8(ascii: ">")
         default: return false
         }
+    }
+
+    /// Whether `line` starts with a letter (ASCII or not) in its first column: it can
+    /// only start or continue a paragraph (or a table's row).
+    ///
+    /// - Complexity: O(1).
+    static func startsWithText(_ line: [UInt8]) -> Bool {
+        guard let b = line.first else { return false }
+        return b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
     }
 
     /// A bullet or ordered list item marker (what the parser confirms before a cut).
