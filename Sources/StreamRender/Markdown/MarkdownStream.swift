@@ -185,7 +185,7 @@
     private var held: [UInt8] = []
     /// Held regions are parsed once they reach this size (a bound on the tree a parse builds).
     static let heldBytes = 8 << 10
-    /// Inert paragraphs (``cutInert(_:)``) made final while regions were held: their
+    /// Inert paragraphs (``cutInert()``) made final while regions were held: their
     /// regions, one after another, rendered without a parse after the held regions'
     /// lines, or held as markdown after all (``cutHolding()``). Never any without held
     /// regions.
@@ -913,7 +913,7 @@
     /// lines only, and the line has no space at either end (md4c strips them; two at
     /// the end are a hard break before a line). Nil otherwise.
     ///
-    /// - Complexity: O(n) in the region's bytes after its first line.
+    /// - Complexity: O(n) in the region's bytes.
     static func singleLineEnd(_ region: [UInt8]) -> Int? {
         region.withUnsafeBufferPointer { bytes -> Int? in
             guard let base = bytes.baseAddress else { return nil }
@@ -1411,8 +1411,9 @@ struct InlineScanner {
     /// A byte scanned may be read by md4c as more than text, with the flags the
     /// renderer parses with: one of its mark characters (a backslash, a backtick,
     /// `* _ ~ & ; < > [ ] $ @ : |`), a `.` after `www` (any case: the permissive www
-    /// autolink), a control byte or a tab. (`!` is one only before `[`, NUL a control
-    /// byte.) Without any, a paragraph's text is what md4c gives.
+    /// autolink), a control byte (C0, DEL or C1, which the renderer cleans) or a tab.
+    /// (`!` is one only before `[`, NUL a control byte.) Without any, a paragraph's
+    /// text is what md4c gives and the renderer keeps.
     private(set) var hasMarks = false
 
     /// Nothing is open that started at or after `start` (a position as in
@@ -1528,6 +1529,9 @@ struct InlineScanner {
             case UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "$"),
                  UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "|"):
                 hasMarks = true
+            case 0xC2:
+                // A C1 control (U+0080 to U+009F): the renderer cleans it.
+                if i + 1 < n && line[i + 1] < 0xA0 { hasMarks = true }
             case UInt8(ascii: "."):
                 if i >= 3 && line[i - 1] | 0x20 == 0x77 && line[i - 2] | 0x20 == 0x77 && line[i - 3] | 0x20 == 0x77 { hasMarks = true }
             default:
@@ -1539,13 +1543,14 @@ struct InlineScanner {
 
     /// Bytes below 64 and from 64 to 127 (bit `b`, `b - 64`) that are not text to the
     /// scan: its delimiters (a backslash, a backtick, `* _ ~ [ ]`) and the marks
-    /// (``hasMarks``: `& ; < > $ @ : |`, `.`, control bytes, DEL). A test checks them.
+    /// (``hasMarks``: `& ; < > $ @ : |`, `.`, control bytes, DEL; and 0xC2, which leads
+    /// the C1 controls, in ``isText(_:)``). A test checks them.
     static let notText: (UInt64, UInt64) = (0x5C00_4450_FFFF_FFFF, 0xD000_0001_B800_0001)
 
     /// Not a delimiter nor a mark: nothing the scan follows.
     @inline(__always)
     static func isText(_ b: UInt8) -> Bool {
-        if b >= 0x80 { return true }
+        if b >= 0x80 { return b != 0xC2 }  // (0xC2 leads the C1 controls)
         return b < 64 ? notText.0 >> UInt64(b) & 1 == 0 : notText.1 >> UInt64(b - 64) & 1 == 0
     }
 

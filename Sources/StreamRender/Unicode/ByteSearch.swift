@@ -37,7 +37,9 @@ enum ByteSearch {
 extension Array {
     /// `removeAll(keepingCapacity: true)`, cheap for the empty and one-element arrays
     /// a line or a paragraph mostly leaves (the general path cost about 90
-    /// instructions, several times a line: issue 24).
+    /// instructions, several times a line: issue 24). (A one-element array whose
+    /// storage is shared is copied to storage of its own, as any mutation copies it,
+    /// and that storage may be smaller: the callers' arrays are their own.)
     ///
     /// - Complexity: O(n) in the elements removed.
     @inline(__always)

@@ -174,7 +174,7 @@ import Testing
     @Test func paragraphsWithAndWithoutMarksRenderAsInOneShot() {
         let words = ["OK", "Done!", "*em*", "_u_", "~s~", "`c`", "a\\b", "&amp;", "&copy", "x;y", "<b>", "a>b", "$x$",
                      "a@b.co", "http://x.y", "ftp:z", "www.x.org", "WwW.y.com", "a.www", "[l](u)", "![i](u)", "a]b",
-                     "a|b", "tab\there", "ctl\u{1}x", "del\u{7F}x", "nul\u{0}x", "1.", "-", "+", "# H", "===", "---",
+                     "a|b", "tab\there", "ctl\u{1}x", "del\u{7F}x", "nul\u{0}x", "c1\u{85}x", "csi\u{9B}31m", "©°\u{A0}é", "1.", "-", "+", "# H", "===", "---",
                      "> q", "1)", "x", ".", "!", "wow.", "Ünïcödé", "👍🏽"]
         let seed = TestSeed.base(2411)
         var rng = SeededGenerator(seed: seed)
@@ -203,10 +203,11 @@ import Testing
     }
 
     /// The inline scan's bytes that are not text are the delimiters it follows and
-    /// the marks md4c may read (an oracle apart from its bit set); each mark makes
-    /// `hasMarks` true, and `!` or a `.` not after `www` does not.
+    /// the marks md4c may read or the renderer cleans (an oracle apart from its bit set);
+    /// each mark makes `hasMarks` true (a C1 control too), and `!`, a `.` not after
+    /// `www` or a Latin-1 letter does not.
     @Test func theInlineScanKnowsEveryMark() {
-        let notText = Set("\\`*_~[]&;<>$@:|.".utf8).union(0..<0x20).union([0x7F])
+        let notText = Set("\\`*_~[]&;<>$@:|.".utf8).union(0..<0x20).union([0x7F, 0xC2])
         for b in 0...255 {
             #expect(InlineScanner.isText(UInt8(b)) == !notText.contains(UInt8(b)), "byte \(b)")
         }
@@ -215,10 +216,10 @@ import Testing
             scanner.scan(Array(text.utf8), lineEnd: true)
             return scanner.hasMarks
         }
-        for mark in "\\`*_~[]&;<>$@:|\t\u{1}\u{7F}\u{0}" {
+        for mark in "\\`*_~[]&;<>$@:|\t\u{1}\u{7F}\u{0}\u{85}\u{9B}" {
             #expect(marked("a \(mark)b c"), "\(mark.debugDescription)")
         }
         for text in ["www.x", "Www.x", "a wWw.b"] { #expect(marked(text), "\(text)") }
-        for text in ["Done!", "a.b", "ww.x", "wwwx.y", "(a) #1 + 2 = 3, 'q' \"r\" ü 👍"] { #expect(!marked(text), "\(text)") }
+        for text in ["Done!", "a.b", "ww.x", "wwwx.y", "(a) #1 + 2 = 3, 'q' \"r\" ü 👍", "©°\u{A0}é"] { #expect(!marked(text), "\(text)") }
     }
 }
