@@ -423,7 +423,7 @@ import DequeModule
         var next = freshParagraph()
         // A paragraph split at the size limit goes on in the same format.
         if !lineFeed { next.format = format }
-        paragraphs.append(next)
+        paragraphs.append(consume next)
     }
 
     /// Closes `paragraph`; returns its format.
@@ -515,25 +515,26 @@ import DequeModule
     public mutating func evictParagraphs(before number: Int) {
         let target = min(number, provisionalStart ?? .max, firstParagraph + paragraphs.count - 1)
         while firstParagraph < target {
-            let dropped = paragraphs.removeFirst()
-            byteCount -= dropped.text.count
-            evictedBytes += dropped.text.count
+            let bytes = recycle(paragraphs.removeFirst())
+            byteCount -= bytes
+            evictedBytes += bytes
             evictedParagraphs += 1
             firstParagraph += 1
-            recycle(dropped)
         }
     }
 
     /// Keeps a removed paragraph's buffers for ``freshParagraph()`` (up to
     /// ``spareLimit``, not large ones); returns its bytes.
     @discardableResult
-    private mutating func recycle(_ paragraph: Paragraph) -> Int {
+    private mutating func recycle(_ paragraph: consuming Paragraph) -> Int {
+        let count = paragraph.text.count
         // Not one without a buffer (a blank line's): it spares nothing, and the text
         // paragraph that took it would allocate (half the spares, between blocks).
+        // (Moved, not copied: a copy retained and released its two buffers.)
         if spareParagraphs.count < spareLimit && paragraph.text.capacity > 0 && paragraph.text.capacity <= Self.adoptedRoom {
-            spareParagraphs.append(paragraph)
+            spareParagraphs.append(consume paragraph)
         }
-        return paragraph.text.count
+        return count
     }
 
     /// Removed paragraphs kept for their buffers. Where little history is kept (plain
