@@ -905,7 +905,8 @@
         if emittedBlocks { finals.append(.blank) }
         emittedBlocks = true
         var line = renderer.freshLine()
-        line.appendRun(text, style: .plain)
+        // (Through its bytes: a slice appended element by element.)
+        text.withUnsafeBufferPointer { line.appendRun($0, style: .plain) }
         finals.append(line)
     }
 
