@@ -776,7 +776,7 @@
             }
         }
         clearRegion()
-        let plain = startsText ? !ByteSearch.contains(UInt8(ascii: "|"), in: line) : Self.isPlainLine(line)
+        let plain = Self.isPlainLine(line)
         allPlain = plain
         inline = InlineScanner()
         lastLineBlank = false
@@ -1320,6 +1320,8 @@
     /// Text that can only continue a paragraph: no block start, no table cell, no
     /// setext underline, no link reference definition.
     static func isPlainLine(_ line: [UInt8]) -> Bool {
+        // A line that starts with a letter starts no block: only a `|` (a cell) matters.
+        if startsWithText(line) { return !ByteSearch.contains(UInt8(ascii: "|"), in: line) }
         guard let k = blockStart(line) else { return false }
         if ByteSearch.contains(UInt8(ascii: "|"), in: line) || mayStartBlock(line) { return false }
         switch line[k] {
