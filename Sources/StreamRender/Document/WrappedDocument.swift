@@ -114,6 +114,11 @@ public struct HistoryLimits: Hashable, Sendable {
             if !lines[k].joinsPrevious {
                 if lines[k].format.isPlain { document.setPlainFormat() } else { document.setFormat(lines[k].format) }
             }
+            // A blank line (every other line, between blocks) has nothing to append.
+            if lines[k].bytes.isEmpty {
+                if !lines[k].continues { document.endLine() }
+                continue
+            }
             // Mostly the line goes in as it is: checked once, not run by run; and mostly
             // it starts its paragraph, which takes its buffer.
             let asIs = lines[k].bytes.withUnsafeBufferPointer { document.takesAsIs($0) }
@@ -347,6 +352,16 @@ public struct HistoryLimits: Hashable, Sendable {
             return settings.width
         }
         guard document.paragraphNumbers.contains(number), from < to else { return startColumn }
+        // Mostly plain output's line without a tab: its bytes read in place (a copy of
+        // the paragraph and of the style table retained and released their arrays per line).
+        if !measures && pen == nil && document.withText(ofParagraph: number, { buf, _ in
+            let text = UnsafeBufferPointer(rebasing: buf[from..<min(to, buf.count)])
+            guard !ByteSearch.contains(0x09, in: text) else { return false }
+            out.append(contentsOf: text)
+            return true
+        }) {
+            return startColumn
+        }
         let paragraph = document[paragraph: number]
         let styles = document.styles
         return paragraph.text.withUnsafeBufferPointer { buf in

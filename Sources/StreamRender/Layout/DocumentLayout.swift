@@ -95,6 +95,8 @@ struct DocumentLayout {
         // Provisional text may continue the open paragraph: its final part is laid
         // out here (as an open paragraph's text), the rest only on demand.
         let finalPart = document.provisionalOffset > 0 && numbers.contains(end) ? document.provisionalOffset : nil
+        // (Read once: read in the loop, it was retained and released per paragraph.)
+        let breakers = breakers
         while openParagraph < end || (openParagraph == end && finalPart != nil) {
             let number = openParagraph
             let part = number == end ? finalPart : nil

@@ -317,14 +317,15 @@
         let continuing = lineContinuesSplit
         resetLineSplit()
         process(line, continuingSplit: continuing)
-        line.removeAll(keepingCapacity: true)
+        line.removeAllKeepingCapacity()
         swap(&line, &spareLine)
     }
 
     private mutating func resetLineSplit() {
         lineExamined = 0
         linePieceStart = 0
-        lineInline = nil
+        // (Set only when set: assigning nil released the old nil, a call per line.)
+        if lineInline != nil { lineInline = nil }
         lineLastNonWord = -1
         linePipe = false
         lineStartsPlain = nil
@@ -793,9 +794,10 @@
 
     /// `plain`: whether `line` ``isPlainLine(_:)``, when known.
     private mutating func add(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?, plain: Bool? = nil) {
-        region += line
+        // (Through its bytes: appending the array retained and released it per line.)
+        line.withUnsafeBufferPointer { region.append(contentsOf: $0) }
         region.append(0x0A)
-        regionShape = known
+        if known != nil || regionShape != nil { regionShape = known }
         if let known { regionLastTag = known.last?.tag }
         let blank = Self.isBlank(line)
         tableLines = regionLastTag == .table && !blank ? tableLines + 1 : 0
@@ -892,7 +894,7 @@
             emitInert(region[..<end])
         } else {
             heldInert.append(heldInertText.count..<(heldInertText.count + end))
-            heldInertText += region
+            region.withUnsafeBufferPointer { heldInertText.append(contentsOf: $0) }
             if heldInert.count >= Self.heldInertLimit { flushHeld() }
         }
         clearRegion()
@@ -907,7 +909,7 @@
         var line = renderer.freshLine()
         // (Through its bytes: a slice appended element by element.)
         text.withUnsafeBufferPointer { line.appendRun($0, style: .plain) }
-        finals.append(line)
+        finals.append(consume line)
     }
 
     /// The end of the region's first line when the region is that line and blank
@@ -968,8 +970,8 @@
 
     /// The region emptied, with what was known of its blocks.
     private mutating func clearRegion() {
-        region.removeAll(keepingCapacity: true)
-        regionShape = nil
+        region.removeAllKeepingCapacity()
+        if regionShape != nil { regionShape = nil }
         regionLastTag = nil
         tableLines = 0
         tableChecked = false
