@@ -366,9 +366,9 @@ public struct HistoryLimits: Hashable, Sendable {
         let styles = document.styles
         return paragraph.text.withUnsafeBufferPointer { buf in
             let range = from..<min(to, buf.count)
-            if !measures && !ByteSearch.contains(0x09, in: UnsafeBufferPointer(rebasing: buf[range])) {
-                if let pen { Self.appendStyled(buf, range, of: paragraph, styles: styles, into: &out, pen: pen) }
-                else { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[range])) }
+            // (Without a pen, text without a tab went out above.)
+            if let pen, !measures && !ByteSearch.contains(0x09, in: UnsafeBufferPointer(rebasing: buf[range])) {
+                Self.appendStyled(buf, range, of: paragraph, styles: styles, into: &out, pen: pen)
                 return startColumn
             }
             return settings.expandingTabs(buf, range, startColumn: startColumn, measure: { run in
