@@ -209,7 +209,70 @@ struct ParagraphWrapper {
                 return
             }
         }
-        segment(text, closed: closed, breakers: breakers)
+        if usesASCIIRuns && !cutsAnywhere {
+            // Runs of printable ASCII placed from their bytes, the text between them
+            // segmented a window at a time (segmented whole, a long line's text became
+            // clusters before any run could be seen).
+            while true {
+                placeASCIIRun(text, closed: closed, breakers: breakers, emit: emit)
+                let before = segmented
+                var limit = nextRunWindowEnd(text)
+                while limit < text.count && text[limit] & 0xC0 == 0x80 { limit -= 1 }
+                segment(text, upTo: limit, closed: closed, breakers: breakers)
+                if segmented == before && limit < text.count { segment(text, upTo: text.count, closed: closed, breakers: breakers) }
+                placePending(text, closed: closed, breakers: breakers, emit: emit)
+                if segmented == before || segmented == text.count { break }
+            }
+        } else {
+            segment(text, upTo: text.count, closed: closed, breakers: breakers)
+            placePending(text, closed: closed, breakers: breakers, emit: emit)
+        }
+        if closed && pendingHead == pending.count && segmented == text.count {
+            commitLine(upTo: line.count, trimSpaces: false, nextStart: text.count, emit)
+            isDone = true
+        }
+    }
+
+    /// Whether the one-pass layouts below are used; tests turn them off to compare.
+    var usesOnePass = true
+
+    /// Whether runs of printable ASCII are placed from their bytes
+    /// (``placeASCIIRun(_:closed:breakers:emit:)``); tests turn it off to compare.
+    var usesASCIIRuns = true
+
+    /// The most bytes segmented into clusters at a time between runs of printable ASCII
+    /// (more than a cluster's most, ``GraphemeSegmenter/maximumClusterBytes``).
+    static let segmentWindow = 4096
+
+    /// The bytes the run of printable ASCII after `segmented` needs before
+    /// ``placeASCIIRun(_:closed:breakers:emit:)`` can take it, for the clusters before it
+    /// to be placed: where to stop segmenting (at most ``segmentWindow`` bytes on).
+    /// (Segmenting a fixed window past an em dash took a kilobyte of prose the slow way.)
+    ///
+    /// - Complexity: O(n) in the bytes to the result.
+    private func nextRunWindowEnd(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        let cap = min(text.count, segmented + Self.segmentWindow)
+        let margin = Self.asciiRunMargin
+        // A run of 2 margins holds a byte of every margin-th: text without one is read
+        // a byte in `margin` (CJK, emoji).
+        var k = segmented
+        while k < cap {
+            guard Self.isPrintableASCII(text[k]) else {
+                k += margin
+                continue
+            }
+            var start = k, end = k + 1
+            while start > segmented && Self.isPrintableASCII(text[start - 1]) { start -= 1 }
+            while end < text.count && end - start < 2 * margin && Self.isPrintableASCII(text[end]) { end += 1 }
+            if end - start >= 2 * margin { return start + margin + 2 }
+            k = end + 1
+        }
+        return cap
+    }
+
+    /// Places the segmented clusters whose status is known, in order.
+    private mutating func placePending(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
+                                       emit: (VisualLine) -> Void) {
         while pendingHead < pending.count {
             let c = pending[pendingHead]
             guard let (isBreak, isHard) = status(of: c, text, closed: closed, breakers: breakers) else { break }
@@ -221,14 +284,129 @@ struct ParagraphWrapper {
             pending.removeFirst(pendingHead)
             pendingHead = 0
         }
-        if closed && pendingHead == pending.count && segmented == text.count {
-            commitLine(upTo: line.count, trimSpaces: false, nextStart: text.count, emit)
-            isDone = true
+    }
+
+    /// The bytes of a run of printable ASCII left to the cluster path at its end.
+    private static let asciiRunMargin = lookaheadClusters + rescanBatch + 2
+
+    /// Printable ASCII, a space to a tilde: a cluster of one column each, unless a byte
+    /// that is not ASCII follows (a mark may join it).
+    @inline(__always)
+    private static func isPrintableASCII(_ b: UInt8) -> Bool { b &- 0x20 < 0x5F }
+
+    /// Places the clusters of a run of printable ASCII that starts at the next cluster
+    /// to place, straight from its bytes: what ``placePending(_:closed:breakers:emit:)``
+    /// does with them (the same statuses, restarts, placements and lines), without a
+    /// cluster made and kept per byte. The run's last bytes are left to that path: a
+    /// byte's status needs the four clusters after it known, a rescan eight more
+    /// (``status(of:_:closed:breakers:)``), and the last byte's cluster is certain only
+    /// with the byte after it. A single line of prose, hex or base64 took 450
+    /// instructions a byte cluster by cluster (issue 14's cliffs).
+    ///
+    /// - Complexity: O(n) in the run's bytes, plus rescans as the cluster path's.
+    private mutating func placeASCIIRun(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
+                                        emit: (VisualLine) -> Void) {
+        let n = text.count
+        var q = pendingHead < pending.count ? Int(pending[pendingHead].start) : segmented
+        // The clusters up to `known` are bytes of the run, each certain: what a rescan
+        // may count as segmented. (`status` asks for the lookahead and a batch.)
+        let margin = Self.asciiRunMargin
+        guard q + margin < n, Self.isPrintableASCII(text[q]), Self.isPrintableASCII(text[q + margin]) else { return }
+        var runEnd = q + 1
+        while runEnd < n && Self.isPrintableASCII(text[runEnd]) { runEnd += 1 }
+        let stop = runEnd - margin
+        guard q < stop else { return }
+        let known = runEnd - 1
+        let start = q
+        let maximumBytes = maximumLineBytes
+        // The first opportunity at or after q (`opportunities[opportunityCursor]`, as
+        // `status` leaves the cursor), or nil.
+        func nextOpportunity() -> Int? {
+            while opportunityCursor < opportunities.count && Int(opportunities[opportunityCursor]) < q {
+                opportunityCursor += 1
+            }
+            return opportunityCursor < opportunities.count ? Int(opportunities[opportunityCursor]) : nil
+        }
+        var next = nextOpportunity()
+        var lineWidth = width
+        var blocked = line.first?.isReplacement == true
+        while q < stop {
+            if !scanIsFinal && q + Self.lookaheadClusters + 1 > scanEnd {
+                // Rescan as `status` would (with the clusters to `known` segmented).
+                let lookahead = q + Self.lookaheadClusters + 1
+                let grown = scanEnd > restart ? restart + 2 * (scanEnd - restart) : restart + Self.scanWindow
+                let far = min(known, grown, restart + Self.forcedRestartAnywhere + Self.scanWindow)
+                guard let end = Self.dictionaryRunEnd(text, from: min(n, max(restart + Self.scanWindow, max(lookahead, far))),
+                                                      origin: restart, lookahead: lookahead, final: false),
+                      end > scanEnd || (closed && end == n && !scanIsFinal) else { break }
+                scan(text, to: end, closed: closed, breakers: breakers)
+                next = nextOpportunity()
+                continue
+            }
+            let isBreak = q == next
+            if isBreak && hardBreaks[opportunityCursor] { break }  // (after a line separator) the cluster path's
+            if q == start {
+                // The clusters segmented from q on are these bytes again: dropped, and the
+                // segmentation goes on from where this stops. (Only once one is placed:
+                // a run that places none leaves everything as it was.)
+                pending.removeAll(keepingCapacity: true)
+                pendingHead = 0
+            }
+            let isSpace = text[q] == 0x20
+            // `placeOnLine`'s cases for a cluster of one column, inline but for a wrap
+            // or a replacement on the line.
+            if hungCount == 0 && column < lineWidth && (isSpace || (!blocked && q + 1 - lineStart <= maximumBytes)) {
+                if isBreak && !line.isEmpty { lastBreakIndex = line.count }
+                column += 1
+                line.append(Placed(start: Int32(q), end: Int32(q + 1), columnAfter: Int32(column), kind: isSpace ? .space : .text,
+                                   breakBefore: isBreak && !line.isEmpty, isReplacement: false))
+            } else if isSpace {
+                if isBreak && !line.isEmpty { lastBreakIndex = line.count }
+                if hungCount == 0 { hungStart = q }
+                hungCount += 1
+            } else {
+                placeOnLine(Cluster(start: Int32(q), end: Int32(q + 1), width: 1, kind: .text), isBreak: isBreak, emit)
+                lineWidth = width
+                blocked = line.first?.isReplacement == true
+            }
+            // `moveRestart`, inline.
+            if q > restart {
+                if isBreak && text[q - 1] == 0x20 {
+                    restart = q
+                } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity) || q - restart >= Self.forcedRestartAnywhere {
+                    moveRestart(past: Cluster(start: Int32(q), end: Int32(q + 1), width: 1, kind: .text), isBreak: isBreak, text)
+                    next = nil
+                }
+            }
+            if isBreak && next != nil {
+                opportunityCursor += 1
+                next = opportunityCursor < opportunities.count ? Int(opportunities[opportunityCursor]) : nil
+            }
+            q += 1
+            // The letters after it up to the next opportunity or space, known and fitting
+            // on the line, before R would be forced on: placed with nothing to decide.
+            if hungCount == 0 && !blocked {
+                let end = min(stop, next ?? stop, scanIsFinal ? stop : scanEnd - Self.lookaheadClusters,
+                              q + lineWidth - column, lineStart + maximumBytes, restart + Self.forcedRestartAnywhere)
+                if q < end {
+                    let first = q
+                    while q < end && text[q] != 0x20 { q += 1 }
+                    for k in first..<q {
+                        column += 1
+                        line.append(Placed(start: Int32(k), end: Int32(k + 1), columnAfter: Int32(column), kind: .text,
+                                           breakBefore: false, isReplacement: false))
+                    }
+                }
+            }
+        }
+        if q > start {
+            segmented = q
+            bytesPlacedFromRuns += q - start
         }
     }
 
-    /// Whether the one-pass layouts below are used; tests turn them off to compare.
-    var usesOnePass = true
+    /// Bytes placed by ``placeASCIIRun(_:closed:breakers:emit:)`` (tests check it is used).
+    private(set) var bytesPlacedFromRuns = 0
 
     /// Whether no two opportunities (the text's ends included) are further apart
     /// than the cluster path lets R lag behind an opportunity: there, R moves only
@@ -367,7 +545,7 @@ struct ParagraphWrapper {
     private mutating func wrapClusters(_ text: UnsafeBufferPointer<UInt8>, breakers: LayoutBreakers,
                                        emit: (VisualLine) -> Void) -> Bool {
         guard collectOpportunities(text, breakers: breakers) else { return declineOnePass() }
-        segment(text, closed: true, breakers: breakers)
+        segment(text, upTo: text.count, closed: true, breakers: breakers)
         let n = pending.count
         // Whether each cluster has an opportunity at its start.
         breakBefore.removeAll(keepingCapacity: true)
@@ -447,10 +625,12 @@ struct ParagraphWrapper {
 
     // MARK: - Segmentation
 
-    private mutating func segment(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers) {
-        guard segmented < text.count, let base = text.baseAddress else { return }
+    /// Segments `text[segmented..<limit]` into `pending` (`limit` at a scalar's start).
+    private mutating func segment(_ text: UnsafeBufferPointer<UInt8>, upTo limit: Int, closed: Bool,
+                                  breakers: LayoutBreakers) {
+        guard segmented < limit, let base = text.baseAddress else { return }
         let consumed = GraphemeSegmenter.segment(
-            UnsafeBufferPointer(rebasing: text[segmented...]), final: closed, fast: true,
+            UnsafeBufferPointer(rebasing: text[segmented..<limit]), final: closed && limit == text.count, fast: true,
             policy: settings.policy, breaker: breakers.grapheme
         ) { bytes, width, isASCIIRun in
             let start = Int32(bytes.baseAddress! - base)
