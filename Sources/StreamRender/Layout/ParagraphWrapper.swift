@@ -28,7 +28,10 @@
 ///   restart points and every opportunity used depend on the text only, never on how
 ///   it was cut into deltas, so every chunking gives the same lines as one pass;
 /// - placing a cluster is O(1) except when a wrap moves the clusters after the last
-///   opportunity to the next line (at most one line's worth).
+///   opportunity to the next line (at most one line's worth);
+/// - runs of printable ASCII are placed from their bytes, with the same decisions
+///   (``placeASCIIRun(_:closed:breakers:emit:)``), and the text between them is
+///   segmented a window at a time.
 ///
 /// Lines are reported once final through `emit`; ``certainEnd`` tells how much of
 /// the current line can no longer move.
