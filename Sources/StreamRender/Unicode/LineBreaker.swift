@@ -16,8 +16,8 @@ public struct LineBreakOpportunity: Sendable, Hashable, CustomStringConvertible 
 /// Finds line-break opportunities (UAX #14, ICU's default line rules).
 ///
 /// Text that is ASCII, with at most the non-ASCII characters answers use most
-/// (Latin-1, Greek and Cyrillic, dashes, quotes, arrows and symbols, most emoji, CJK
-/// ideographs, kana and Hangul: ``ASCIILineBreak/covers(_:)``),
+/// (Latin-1, Greek and Cyrillic, dashes, quotes, arrows and symbols, emoji and their
+/// sequences, CJK ideographs, kana and Hangul: ``ASCIILineBreak/covers(_:)``),
 /// is handled without ICU by the same rules restricted to the classes those have; it
 /// gives exactly ICU's answer (differentially tested). Anything else goes through one
 /// reused ICU line iterator.
@@ -63,10 +63,12 @@ public final class LineBreaker {
 enum ASCIILineBreak {
     enum Class: UInt8 {
         case al, nu, sp, ex, qu, pr, po, op, cp, cl, `is`, hy, sy, ba, bk, cr, lf, cm
-        /// Em dashes (LB17), ellipses (LB22), ideographs, kana and most emoji (ID, LB23a;
-        /// emoji bases too: they differ only before a skin tone, which ICU takes),
+        /// Em dashes (LB17), ellipses (LB22), ideographs, kana and most emoji (ID, LB23a),
         /// Hangul syllables (LB27).
         case b2, `in`, id, h2, h3
+        /// Emoji bases and modifiers (skin tones), the zero width joiner and regional
+        /// indicators (LB8a, LB30a, LB30b): emoji sequences.
+        case eb, em, zwj, ri
         /// Not covered: a character of ``table`` ICU decides (never reaches the rules).
         case uncovered
     }
@@ -75,7 +77,8 @@ enum ASCIILineBreak {
     /// Latin-1 letters, CJK ideographs and kana but the small ones (ID), Hangul
     /// syllables (H2, H3) and the CJK comma and full stops `、。，` (CL), by hand; and
     /// from ``ranges`` (made from ICU's data) Latin-1 signs, Greek and Cyrillic, combining
-    /// accents, dashes, quotes, arrows, symbols and most emoji. Em dashes alone sent most
+    /// accents, dashes, quotes, arrows, symbols, emoji, skin tones, joiners and regional
+    /// indicators. Em dashes alone sent most
     /// paragraphs of LLM answers to ICU, a degree sign or an emoji the rest.
     /// Continuation bytes are checked as the lead's.
     ///
@@ -118,9 +121,10 @@ enum ASCIILineBreak {
     static func tableIndex(_ scalar: UInt32) -> Int? {
         switch scalar {
         case 0...0x4FF: return Int(scalar)
-        case 0x2010...0x2BFF: return Int(scalar - 0x2010 + 0x500)
-        case 0xFE00...0xFE0F: return Int(scalar - 0xFE00 + 0x10F0)
-        case 0x1F300...0x1FAFF: return Int(scalar - 0x1F300 + 0x1100)
+        case 0x2000...0x2BFF: return Int(scalar - 0x2000 + 0x500)
+        case 0xFE00...0xFE0F: return Int(scalar - 0xFE00 + 0x1100)
+        case 0x1F300...0x1FAFF: return Int(scalar - 0x1F300 + 0x1110)
+        case 0x1F1E6...0x1F1FF: return Int(scalar - 0x1F1E6 + 0x1910)
         default: return nil
         }
     }
@@ -139,7 +143,7 @@ enum ASCIILineBreak {
             let c = table[Int(b0 & 0x1F) << 6 | Int(text[k + 1] & 0x3F)]
             return c == .uncovered ? nil : (c, 2)
         }
-        if b0 >= 0xE3 && b0 <= 0xEF, k + 2 < n, text[k + 1] & 0xC0 == 0x80, text[k + 2] & 0xC0 == 0x80 {
+        if b0 >= 0xE1 && b0 <= 0xEF, k + 2 < n, text[k + 1] & 0xC0 == 0x80, text[k + 2] & 0xC0 == 0x80 {
             let scalar = UInt32(b0 & 0x0F) << 12 | UInt32(text[k + 1] & 0x3F) << 6 | UInt32(text[k + 2] & 0x3F)
             switch scalar {
             case 0x3001, 0x3002, 0xFF0C: return (.cl, 3)
@@ -153,8 +157,17 @@ enum ASCIILineBreak {
                 }
             case 0x4E00...0x9FFF: return (.id, 3)
             case 0xAC00...0xD7A3: return ((scalar - 0xAC00) % 28 == 0 ? .h2 : .h3, 3)
-            default: return otherClass(text, at: k, table)
+            default:
+                // (No overlong form starts with these lead bytes; a surrogate has no index.)
+                guard let index = tableIndex(scalar), table[index] != .uncovered else { return nil }
+                return (table[index], 3)
             }
+        }
+        if b0 == 0xF0, k + 3 < n, text[k + 1] == 0x9F, text[k + 2] & 0xC0 == 0x80, text[k + 3] & 0xC0 == 0x80 {
+            // U+1F000...U+1FFFF (emoji, regional indicators): ``table`` by ``tableIndex(_:)``.
+            let scalar = 0x1F000 | UInt32(text[k + 2] & 0x3F) << 6 | UInt32(text[k + 3] & 0x3F)
+            guard let index = tableIndex(scalar), table[index] != .uncovered else { return nil }
+            return (table[index], 4)
         }
         return otherClass(text, at: k, table)
     }
@@ -192,17 +205,26 @@ enum ASCIILineBreak {
     /// once by the caller (each read of the global checked its initialisation).
     @inline(__always)
     static func classAt(_ text: UnsafeBufferPointer<UInt8>, _ k: Int, _ table: UnsafeBufferPointer<Class>) -> Class? {
+        classAndLength(text, k, table).0
+    }
+
+    /// ``classAt(_:_:_:)`` and the bytes to the next character to read (1 past a byte
+    /// that is not a covered character's first).
+    @inline(__always)
+    static func classAndLength(_ text: UnsafeBufferPointer<UInt8>, _ k: Int,
+                               _ table: UnsafeBufferPointer<Class>) -> (Class?, Int) {
         let b = text[k]
-        if b < 0x80 { return table[Int(b)] }
-        if b & 0xC0 == 0x80 { return nil }
-        return nonASCIIClass(text, at: k, table)?.0 ?? .al
+        if b < 0x80 { return (table[Int(b)], 1) }
+        if b & 0xC0 == 0x80 { return (nil, 1) }
+        guard let (c, length) = nonASCIIClass(text, at: k, table) else { return (.al, 1) }
+        return (c, length)
     }
 
     /// The class of each character the fast path covers: LineBreak.txt for
     /// U+0000...U+007F, then ``ranges`` at ``tableIndex(_:)`` (``Class/uncovered``
     /// elsewhere).
     static let table: [Class] = {
-        var t = [Class](repeating: .uncovered, count: 0x1900)
+        var t = [Class](repeating: .uncovered, count: 0x192A)
         for c in 0..<0x80 { t[c] = .al }
         // (Classes change between Unicode versions: another ICU decides them itself.)
         if ICUInfo.implementsUnicode(rangesUnicodeVersion) {
@@ -262,9 +284,15 @@ enum ASCIILineBreak {
                                            _ body: (Int, Bool) -> Void) {
         let n = text.count
         var prev = Class.al
+        // The character before is a zero width joiner (LB8a); the regional indicators
+        // in a row that `prev` ends (LB30a).
+        var afterZWJ = false
+        var indicators = 0
         if restart == 0 {
             prev = classAt(text, 0, table) ?? .al
-            if prev == .cm { prev = .al }  // LB10
+            afterZWJ = prev == .zwj
+            indicators = prev == .ri ? 1 : 0
+            if prev == .cm || prev == .zwj { prev = .al }  // LB10
         }
         var lastNonSpace = prev
         var number = NumberState()
@@ -273,10 +301,24 @@ enum ASCIILineBreak {
         // Whether the character that `prev` classifies starts a line or follows a space.
         // (After a restart, `prev` is a letter: this is read only once a later one is.)
         var prevStartsWord = true
-        for k in max(1, restart)..<(limit < n ? limit + 1 : n) {
+        // (Character by character: the bytes inside one were each read as none.)
+        var next = max(1, restart)
+        let end = limit < n ? limit + 1 : n
+        while next < end {
+            let k = next
+            let byte = text[k]
+            let c: Class?
+            if byte < 0x80 {
+                c = table[Int(byte)]
+                next = k + 1
+            } else {
+                let (found, length) = classAndLength(text, k, table)
+                c = found
+                next = k + length
+            }
             let a = prev
-            guard var b = classAt(text, k, table) else { continue }
-            if (a == .al || a == .nu) && (b == .al || b == .nu) {
+            guard var b = c else { continue }
+            if (a == .al || a == .nu) && (b == .al || b == .nu) && !afterZWJ {
                 // Letters and digits never break between them (LB23, LB25, LB28): most
                 // of a text's bytes, without the rules below.
                 prevStartsWord = false
@@ -285,24 +327,39 @@ enum ASCIILineBreak {
                 lastNonSpace = b
                 continue
             }
+            let isZWJ = b == .zwj
             if a == .bk || a == .lf || (a == .cr && b != .lf) {
                 body(k, true)  // LB4, LB5
                 lineStart = k
-                if b == .cm { b = .al }
+                if b == .cm || isZWJ { b = .al }
             } else if a == .cr {
                 // CR × LF
             } else if b == .bk || b == .cr || b == .lf || b == .sp {
                 // LB6, LB7
-            } else if b == .cm && a != .sp {
-                // LB9: X CM* takes X's class; no break inside.
+            } else if afterZWJ {
+                // LB8a: ZWJ ×
+                if (b == .cm || isZWJ) && a != .sp {
+                    afterZWJ = isZWJ
+                    continue
+                }
+                if b == .cm || isZWJ { b = .al }
+            } else if (b == .cm || isZWJ) && a != .sp {
+                // LB9: X (CM | ZWJ)* takes X's class; no break inside.
+                afterZWJ = isZWJ
                 continue
             } else {
-                if b == .cm { b = .al }  // LB10
-                if breaks(a, b, lastNonSpace: lastNonSpace, number: number, hyphenStartsWord: prevStartsWord,
-                          numberFollows: { numberStarts(after: k, in: text, table: table, allowingInfix: $0) }) {
+                if b == .cm || isZWJ { b = .al }  // LB10
+                if a == .ri && b == .ri {
+                    if indicators % 2 == 0 { body(k, false) }  // LB30a: pairs
+                } else if a == .eb && b == .em {
+                    // LB30b: EB × EM
+                } else if breaks(a, b, lastNonSpace: lastNonSpace, number: number, hyphenStartsWord: prevStartsWord,
+                                 numberFollows: { numberStarts(after: k, in: text, table: table, allowingInfix: $0) }) {
                     body(k, false)
                 }
             }
+            afterZWJ = isZWJ
+            indicators = b == .ri ? (a == .ri ? indicators + 1 : 1) : 0
             prevStartsWord = k == lineStart || (prev == .sp && lastNonSpace != .op)
             prev = b
             number.advance(to: b)
@@ -385,7 +442,7 @@ enum ASCIILineBreak {
                 continue
             }
             j += 1
-            if c == .cm { continue }
+            if c == .cm || c == .zwj { continue }
             if c == .nu { return true }
             if c == .is && allowingInfix && !sawInfix { sawInfix = true; continue }
             return false
@@ -411,7 +468,7 @@ enum ASCIILineBreak {
         if b == .ba || b == .hy { return false }  // LB21
         if b == .in { return false }  // LB22
         switch (a, b) {
-        case (.pr, .id), (.id, .po): return false  // LB23a
+        case (.pr, .id), (.id, .po), (.pr, .eb), (.eb, .po), (.pr, .em), (.em, .po): return false  // LB23a
         case (.h2, .po), (.h3, .po), (.pr, .h2), (.pr, .h3): return false  // LB27
         default: break
         }

@@ -52,9 +52,12 @@ import Testing
     static let coveredPieces = ["é", "À", "ÿ", "Ö", "ø", "×", "÷", "–", "—", "‘", "’", "“", "”", "…", "«", "»",
                                 "°", "²", "±", "€", "£", "¡", "¿", "α", "Ж", "\u{301}", "•", "→", "⇒", "∞", "₂", "™", "✓",
                                 "✅", "❤", "\u{FE0F}", "🚀", "😀", "👍", "🎉", "🧑",
+                                // Emoji sequences: skin tones, joiners, flags, keycaps.
+                                "\u{200D}", "\u{1F3FB}", "🏽", "👍🏽", "🧑🏿‍💻", "👩‍👩‍👧‍👦", "🏳️‍🌈", "🐈‍⬛", "🇫", "🇷", "🇫🇷", "🇯🇵",
+                                "1️⃣", "❤️", "\u{2005}", "\u{200C}",
                                 "日", "本", "語", "\u{9FFF}", "\u{4E00}", "は", "の", "あ", "カ", "ン", "\u{30FA}", "\u{3042}",
                                 "한", "국", "가", "각", "\u{D7A3}", "。", "、", "，"]
-    static let uncoveredPieces = ["‐", "\u{2028}", "\u{00A0}", "\u{00B4}", "\u{200D}", "\u{1F3FB}", "🇫", "\u{0E01}", "\u{2011}",
+    static let uncoveredPieces = ["‐", "\u{2028}", "\u{00A0}", "\u{00B4}", "\u{200B}", "\u{1F1E5}", "\u{0E01}", "\u{2011}",
                                   "ぁ", "ッ", "ー", "・", "「", "」", "！", "\u{3099}", "゛", "\u{1100}", "\u{11A8}", "．", "：",
                                   "\u{3000}", "㐀", "\u{1FAF9}", "\u{0600}", "ก"]
 
@@ -96,6 +99,33 @@ import Testing
                                [0xE0, 0x80, 0xA0], [0xE0, 0x80, 0x8A], [0xF0, 0x82, 0x80, 0x90], [0xED, 0xA0, 0x80]] {
             #expect(!bytes.withUnsafeBufferPointer { ASCIILineBreak.covers($0) }, "\(bytes)")
         }
+    }
+
+    /// Emoji sequences the fast path now takes (LB8a, LB30a, LB30b): runs of regional
+    /// indicators of odd and even length, joiners in chains, at the start and after a
+    /// space, skin tones after bases and after other emoji, selectors and marks between.
+    @Test func emojiSequencesBreakAsICUSays() {
+        let seed = TestSeed.base(0x5EED_000E)
+        var rng = SeededGenerator(seed: seed)
+        let fast = LineBreaker()
+        let icu = LineBreaker()
+        icu.usesASCIIFastPath = false
+        let pieces = ["😀", "🎉", "🚀", "👍", "🏽", "\u{1F3FB}", "👩", "🧑", "💻", "\u{200D}", "\u{FE0F}", "\u{20E3}", "🇫", "🇷",
+                      "🇯", "🇵", "❤", "✨", "🔥", "🐈", "⬛", "🏳", "🌈", "\u{301}", "1", "#", " ", "a", "(", ")", "-", "%", "$",
+                      "日", "。", "—"]
+        var covered = 0
+        for iteration in 0..<30_000 {
+            let s = (0..<Int.random(in: 1...14, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let text = Array(s.utf8)
+            guard text.withUnsafeBufferPointer({ ASCIILineBreak.covers($0) }) else { continue }
+            covered += 1
+            let a = fast.opportunities(in: s), b = icu.opportunities(in: s)
+            if a != b {
+                Issue.record("seed \(seed) iteration \(iteration): \(text.debugString) fast \(a) ICU \(b)")
+                return
+            }
+        }
+        #expect(covered > 20_000, "\(covered)")
     }
 
     /// Wrapping near line ends reads from restarts: the last opportunity in a stretch is
@@ -152,7 +182,8 @@ import Testing
         let icu = LineBreaker()
         icu.usesASCIIFastPath = false
         let contexts = ["a{}b", "{} a", " {}", "1{}2", "({})", "{}{}", "{} {}", "x{}-y", "{}\u{301}x", "\"{}\"", "{}%",
-                        "$ {}", "{}(", "){}", "a.{}", "{}!", "{}—{}", "日{}本", "{}…", "9{}.5", "{}'s", "- {}", "{}/x", "{}\n{}"]
+                        "$ {}", "{}(", "){}", "a.{}", "{}!", "{}—{}", "日{}本", "{}…", "9{}.5", "{}'s", "- {}", "{}/x", "{}\n{}",
+                        "👍{}", "{}🏽", "{}\u{200D}👩", "\u{200D}{}", "🇫{}", "{}🇫", "🇫🇷{}🇯", " \u{200D}{}"]
         var checked = 0
         // Generated from one ICU: with another Unicode version, none is taken (ICU decides).
         guard ICUInfo.implementsUnicode(ASCIILineBreak.rangesUnicodeVersion) else {
