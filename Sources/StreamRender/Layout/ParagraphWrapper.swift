@@ -337,12 +337,8 @@ struct ParagraphWrapper {
             if !scanIsFinal && q + Self.lookaheadClusters + 1 > scanEnd {
                 // Rescan as `status` would (with the clusters to `known` segmented).
                 let lookahead = q + Self.lookaheadClusters + 1
-                let grown = scanEnd > restart ? restart + 2 * (scanEnd - restart) : restart + Self.scanWindow
-                let far = min(known, grown, restart + Self.forcedRestartAnywhere + Self.scanWindow)
-                guard let end = Self.dictionaryRunEnd(text, from: min(n, max(restart + Self.scanWindow, max(lookahead, far))),
-                                                      origin: restart, lookahead: lookahead, final: false),
-                      end > scanEnd || (closed && end == n && !scanIsFinal) else { break }
-                scan(text, to: end, closed: closed, breakers: breakers)
+                guard rescan(text, to: max(lookahead, farScanEnd(knownEnd: known)), lookahead: lookahead, closed: closed,
+                             final: false, breakers: breakers) else { break }
                 next = nextOpportunity()
                 continue
             }
@@ -667,26 +663,16 @@ struct ParagraphWrapper {
             // paragraph is complete and they do not exist).
             let needed: Int, lookahead: Int
             if ahead + Self.rescanBatch <= lastKnown {
-                // Twice as far past R as the last scan from R, as far as the clusters
-                // known allow, up to where R is forced on: the rescans of one long
-                // word cost O(its length). (Scanning just past the lookahead rescanned
-                // from R for every cluster of a word with no opportunity: 256 bytes
-                // of scanning per byte of a long hex string.)
-                let grown = scanEnd > restart ? restart + 2 * (scanEnd - restart) : restart + Self.scanWindow
-                let far = min(Int(pending[lastKnown].end), grown, restart + Self.forcedRestartAnywhere + Self.scanWindow)
                 lookahead = Int(pending[ahead].end)
-                needed = max(lookahead, far)
+                needed = max(lookahead, farScanEnd(knownEnd: Int(pending[lastKnown].end)))
             } else if closed && segmented == text.count {
                 needed = text.count
                 lookahead = needed
             } else {
                 return nil  // wait for more text
             }
-            guard let end = Self.dictionaryRunEnd(text, from: min(text.count, max(restart + Self.scanWindow, needed)),
-                                                  origin: restart, lookahead: lookahead,
-                                                  final: closed && segmented == text.count) else { return nil }
-            if end <= scanEnd && !(closed && end == text.count && !scanIsFinal) { return nil }
-            scan(text, to: end, closed: closed, breakers: breakers)
+            guard rescan(text, to: needed, lookahead: lookahead, closed: closed, final: closed && segmented == text.count,
+                         breakers: breakers) else { return nil }
         }
         let q = c.start
         while opportunityCursor < opportunities.count && opportunities[opportunityCursor] < q {
@@ -696,6 +682,28 @@ struct ParagraphWrapper {
             return (true, hardBreaks[opportunityCursor])
         }
         return (false, false)
+    }
+
+    /// Where a rescan from R may read to, with the clusters known up to `knownEnd`:
+    /// twice as far past R as the last scan from R, up to where R is forced on, so the
+    /// rescans of one long word cost O(its length). (Scanning just past the lookahead
+    /// rescanned from R for every cluster of a word with no opportunity: 256 bytes of
+    /// scanning per byte of a long hex string.)
+    private func farScanEnd(knownEnd: Int) -> Int {
+        let grown = scanEnd > restart ? restart + 2 * (scanEnd - restart) : restart + Self.scanWindow
+        return min(knownEnd, grown, restart + Self.forcedRestartAnywhere + Self.scanWindow)
+    }
+
+    /// Scans from R to `needed` (at least ``scanWindow`` past R), where a run of a
+    /// dictionary script lets it end (``dictionaryRunEnd(_:from:origin:lookahead:final:)``);
+    /// false, scanning nothing, when that needs more text or reads no further.
+    private mutating func rescan(_ text: UnsafeBufferPointer<UInt8>, to needed: Int, lookahead: Int, closed: Bool,
+                                 final: Bool, breakers: LayoutBreakers) -> Bool {
+        guard let end = Self.dictionaryRunEnd(text, from: min(text.count, max(restart + Self.scanWindow, needed)),
+                                              origin: restart, lookahead: lookahead, final: final),
+              end > scanEnd || (closed && end == text.count && !scanIsFinal) else { return false }
+        scan(text, to: end, closed: closed, breakers: breakers)
+        return true
     }
 
     private func isKnown() -> Bool {
