@@ -222,6 +222,8 @@ struct ParagraphWrapper {
                 var limit = nextRunWindowEnd(text)
                 while limit < text.count && text[limit] & 0xC0 == 0x80 { limit -= 1 }
                 segment(text, upTo: limit, closed: closed, breakers: breakers)
+                // (A guard: a window holds more than a cluster's most bytes, so it always
+                // segments something.)
                 if segmented == before && limit < text.count { segment(text, upTo: text.count, closed: closed, breakers: breakers) }
                 placePending(text, closed: closed, breakers: breakers, emit: emit)
                 if segmented == before || segmented == text.count { break }
@@ -249,7 +251,8 @@ struct ParagraphWrapper {
 
     /// The bytes the run of printable ASCII after `segmented` needs before
     /// ``placeASCIIRun(_:closed:breakers:emit:)`` can take it, for the clusters before it
-    /// to be placed: where to stop segmenting (at most ``segmentWindow`` bytes on).
+    /// to be placed: where to stop segmenting (``segmentWindow`` bytes on, or past a run
+    /// found before that: its start and 16 bytes).
     /// (Segmenting a fixed window past an em dash took a kilobyte of prose the slow way.)
     ///
     /// - Complexity: O(n) in the bytes to the result.
@@ -274,6 +277,8 @@ struct ParagraphWrapper {
     }
 
     /// Places the segmented clusters whose status is known, in order.
+    ///
+    /// - Complexity: amortized O(c) in the clusters placed, plus rescans.
     private mutating func placePending(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
                                        emit: (VisualLine) -> Void) {
         while pendingHead < pending.count {
@@ -347,7 +352,7 @@ struct ParagraphWrapper {
             if q == start {
                 // The clusters segmented from q on are these bytes again: dropped, and the
                 // segmentation goes on from where this stops. (Only once one is placed:
-                // a run that places none leaves everything as it was.)
+                // a run that places none leaves them and the segmentation as they were.)
                 pending.removeAll(keepingCapacity: true)
                 pendingHead = 0
             }
@@ -697,6 +702,8 @@ struct ParagraphWrapper {
     /// Scans from R to `needed` (at least ``scanWindow`` past R), where a run of a
     /// dictionary script lets it end (``dictionaryRunEnd(_:from:origin:lookahead:final:)``);
     /// false, scanning nothing, when that needs more text or reads no further.
+    ///
+    /// - Complexity: O(n) in the bytes from R to the scan's end.
     private mutating func rescan(_ text: UnsafeBufferPointer<UInt8>, to needed: Int, lookahead: Int, closed: Bool,
                                  final: Bool, breakers: LayoutBreakers) -> Bool {
         guard let end = Self.dictionaryRunEnd(text, from: min(text.count, max(restart + Self.scanWindow, needed)),

@@ -5,7 +5,7 @@ extension ASCIILineBreak {
     /// ranges are not used (ICU decides).
     static let rangesUnicodeVersion = "15.0"
 
-    /// Non-ASCII characters the fast path classifies itself, by ascending code point:
+    /// Non-ASCII characters the fast path classifies itself, block by block:
     /// U+0080...U+04FF, U+2000...U+2BFF, U+FE00...U+FE0F, U+1F300...U+1FAFF and the
     /// regional indicators U+1F1E6...U+1F1FF (the blocks of `tableIndex`) where
     /// ICU's class is one the fast path implements (see the script).

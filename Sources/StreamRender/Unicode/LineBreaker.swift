@@ -16,8 +16,8 @@ public struct LineBreakOpportunity: Sendable, Hashable, CustomStringConvertible 
 /// Finds line-break opportunities (UAX #14, ICU's default line rules).
 ///
 /// Text that is ASCII, with at most the non-ASCII characters answers use most
-/// (Latin-1, Greek and Cyrillic, dashes, quotes, arrows and symbols, emoji and their
-/// sequences, CJK ideographs, kana and Hangul: ``ASCIILineBreak/covers(_:)``),
+/// (Latin-1, Greek and Cyrillic, dashes, quotes, arrows and symbols, most emoji and
+/// their sequences, CJK ideographs, kana and Hangul: ``ASCIILineBreak/covers(_:)``),
 /// is handled without ICU by the same rules restricted to the classes those have; it
 /// gives exactly ICU's answer (differentially tested). Anything else goes through one
 /// reused ICU line iterator.
@@ -372,8 +372,9 @@ enum ASCIILineBreak {
 
     /// Whether the scan may start at `k` knowing nothing before it: after an ASCII
     /// letter (AL), every part of the state is the same whatever came earlier (the
-    /// class before is AL, so is the last that is not a space, no number is open, and
-    /// whether a hyphen starts a word is read only when a hyphen comes next).
+    /// class before is AL, so is the last that is not a space, no number is open, no
+    /// joiner came just before and no regional indicator is counted, and whether a
+    /// hyphen starts a word is read only when a hyphen comes next).
     @inline(__always)
     static func isRestart(_ text: UnsafeBufferPointer<UInt8>, at k: Int) -> Bool {
         k > 0 && isLetter(text[k - 1])

@@ -100,7 +100,10 @@ import TestSupport
             fromRuns += runBytes
             #expect(whole == slow, "seed \(seed) round \(round) widths \(first)/\(other) \(policy)")
             #expect(streamed == slow, "seed \(seed) round \(round) widths \(first)/\(other) \(policy) cuts \(cuts.count)")
-            if first == other && policy == .grapheme {
+            // (Past 192 bytes without an opportunity the cluster path forces its restart
+            // anywhere, and its scan from there can differ from the whole text's, as
+            // decision 0007 says: the reference reads the whole text.)
+            if first == other && policy == .grapheme && !text.split(separator: 0x20).contains(where: { $0.count > 150 }) {
                 #expect(whole == ReferenceLayout.lines(text, settings: LayoutSettings(width: first, policy: policy)),
                         "seed \(seed) round \(round) width \(first) against the reference")
             }
@@ -126,7 +129,8 @@ import TestSupport
         }
         // One line of hex: cut at the width, every line but the last full.
         let hex = Array(String(repeating: "0123456789abcdef", count: 64).utf8)
-        let lines = Self.lines(hex, first: 80, other: 80, runs: true, cuts: [100, 700, 701])
+        let (lines, fromRuns) = Self.layOut(hex, first: 80, other: 80, runs: true, cuts: [100, 700, 701])
         #expect(lines.count == 13 && lines.dropLast().allSatisfy { $0.width == 80 } && lines.last?.width == 64)
+        #expect(fromRuns > 900, "\(fromRuns) bytes placed as runs")
     }
 }
