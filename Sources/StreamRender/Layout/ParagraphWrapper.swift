@@ -384,7 +384,7 @@ struct ParagraphWrapper {
             }
             if isBreak && next != nil {
                 opportunityCursor += 1
-                next = opportunityCursor < opportunities.count ? Int(opportunities[opportunityCursor]) : nil
+                next = nextOpportunity()
             }
             q += 1
             // The letters after it up to the next opportunity or space, known and fitting

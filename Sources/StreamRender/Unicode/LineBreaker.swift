@@ -337,12 +337,12 @@ enum ASCIILineBreak {
             } else if b == .bk || b == .cr || b == .lf || b == .sp {
                 // LB6, LB7
             } else if afterZWJ {
-                // LB8a: ZWJ ×
-                if (b == .cm || isZWJ) && a != .sp {
+                // LB8a: ZWJ × (`prev` is never a space here: a mark or joiner after it
+                // takes its class, LB9).
+                if b == .cm || isZWJ {
                     afterZWJ = isZWJ
                     continue
                 }
-                if b == .cm || isZWJ { b = .al }
             } else if (b == .cm || isZWJ) && a != .sp {
                 // LB9: X (CM | ZWJ)* takes X's class; no break inside.
                 afterZWJ = isZWJ
