@@ -89,11 +89,17 @@ static uint32_t cicu_scalar_properties_uncached(uint32_t scalar) {
     if (u_hasBinaryProperty(c, UCHAR_PREPENDED_CONCATENATION_MARK)) bits |= CICU_PROP_PREPENDED_CONCAT;
     if (u_hasBinaryProperty(c, UCHAR_GRAPHEME_EXTEND)) bits |= CICU_PROP_GRAPHEME_EXTEND;
     bits |= ((uint32_t)u_getIntPropertyValue(c, UCHAR_HANGUL_SYLLABLE_TYPE) & CICU_PROP_HST_MASK) << CICU_PROP_HST_SHIFT;
+    uint32_t gcb = CICU_GCB_UNKNOWN;
+    switch (u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK)) {
+    case U_GCB_OTHER: gcb = CICU_GCB_OTHER; break;
+    case U_GCB_EXTEND: gcb = u_getCombiningClass(c) == 9 ? CICU_GCB_UNKNOWN : CICU_GCB_EXTEND; break;
+    case U_GCB_SPACING_MARK: gcb = u_getCombiningClass(c) == 9 ? CICU_GCB_UNKNOWN : CICU_GCB_SPACING_MARK; break;
+    case U_GCB_ZWJ: gcb = CICU_GCB_ZWJ; break;
+    case U_GCB_REGIONAL_INDICATOR: gcb = CICU_GCB_REGIONAL_INDICATOR; break;
+    default: break;
+    }
+    bits |= gcb << CICU_PROP_GCB_SHIFT;
     return bits;
-}
-
-int32_t cicu_grapheme_break_is_other(uint32_t scalar) {
-    return u_getIntPropertyValue((UChar32)scalar, UCHAR_GRAPHEME_CLUSTER_BREAK) == U_GCB_OTHER;
 }
 
 void cicu_unicode_version(char *buffer, int32_t capacity) {

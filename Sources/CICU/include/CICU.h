@@ -42,10 +42,6 @@ int32_t cicu_breaker_boundaries(cicu_breaker *breaker,
 /// are kept in a small per-thread cache.
 uint32_t cicu_scalar_properties(uint32_t scalar);
 
-/// Whether the code point's Grapheme_Cluster_Break is Other: between two such code
-/// points no grapheme rule applies, so there is always a boundary (one trie read).
-int32_t cicu_grapheme_break_is_other(uint32_t scalar);
-
 #define CICU_PROP_EAW_MASK            0x7u        ///< UEastAsianWidth: 0 N, 1 A, 2 H, 3 F, 4 Na, 5 W
 #define CICU_PROP_GC_SHIFT            3           ///< UCharCategory, 5 bits
 #define CICU_PROP_GC_MASK             0x1Fu
@@ -59,6 +55,18 @@ int32_t cicu_grapheme_break_is_other(uint32_t scalar);
 #define CICU_PROP_GRAPHEME_EXTEND     (1u << 15)
 #define CICU_PROP_HST_SHIFT           16          ///< UHangulSyllableType: 0 NA, 1 L, 2 V, 3 T, 4 LV, 5 LVT
 #define CICU_PROP_HST_MASK            0x7u
+#define CICU_PROP_GCB_SHIFT           19          ///< the fast grapheme class, 3 bits (CICU_GCB_*)
+#define CICU_PROP_GCB_MASK            0x7u
+/// Grapheme_Cluster_Break as the segmenter's fast path uses it: Other; Extend and
+/// SpacingMark that are not viramas (canonical combining class 9: Unicode 15.1's
+/// conjunct rule GB9c joins across a virama); ZWJ; Regional_Indicator; anything
+/// else (controls, Prepend, Hangul jamo, viramas) is 0 and goes to ICU.
+#define CICU_GCB_UNKNOWN              0u
+#define CICU_GCB_OTHER                1u
+#define CICU_GCB_EXTEND               2u
+#define CICU_GCB_ZWJ                  3u
+#define CICU_GCB_REGIONAL_INDICATOR   4u
+#define CICU_GCB_SPACING_MARK         5u
 
 /// The Unicode version ICU implements, as "major.minor.micro", in `buffer`.
 void cicu_unicode_version(char *buffer, int32_t capacity);

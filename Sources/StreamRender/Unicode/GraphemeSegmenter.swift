@@ -207,11 +207,21 @@ public struct GraphemeSegmenter {
                         if simple != nil && SimpleText.width(of: after) != nil {
                             // (Not known to be Other: Hangul syllables are LV or LVT.)
                             isOther = nil
+                        } else if (isOther ?? Self.graphemeBreakIsOther(scalar)) && Self.graphemeBreakIsOther(after) {
+                            isOther = true
                         } else {
-                            guard isOther ?? Self.graphemeBreakIsOther(scalar) else { break }
-                            let afterIsOther = Self.graphemeBreakIsOther(after)
-                            guard afterIsOther else { break }
-                            isOther = afterIsOther
+                            // Marks, joiners, skin tones, selectors, flags: their rules
+                            // are local too, and most clusters with them are cut here.
+                            let found = fastCluster(buf, from: i, end: end, closed: closed)
+                            guard case .end(let clusterEnd) = found else {
+                                if found == .waits { return i }
+                                break
+                            }
+                            let cluster = UnsafeBufferPointer(rebasing: buf[i..<clusterEnd])
+                            emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy), false)
+                            i = clusterEnd
+                            isOther = nil
+                            continue
                         }
                     } else if !closed {
                         return i  // (the run's end is the buffer's: the last scalar waits)
@@ -263,7 +273,80 @@ public struct GraphemeSegmenter {
     @inline(__always)
     private static func graphemeBreakIsOther(_ scalar: UInt32) -> Bool {
         if scalar < 0x80 { return scalar >= 0x20 && scalar < 0x7F }
-        return cicu_grapheme_break_is_other(scalar) != 0
+        return ScalarProperties.of(scalar).fastGraphemeClass == CICU_GCB_OTHER
+    }
+
+    enum FastCluster: Equatable {
+        /// The cluster ends here (a certain boundary), or is cut here at the cap.
+        case end(Int)
+        /// The cluster reaches the text's end and more may join it.
+        case waits
+        /// A scalar the fast rules do not know decides: ICU does.
+        case unknown
+    }
+
+    /// Where the cluster that starts at `start` (a certain boundary) ends, by the rules
+    /// for what joins a scalar before it: Extend and SpacingMark (GB9, GB9a; not
+    /// viramas, which GB9c of Unicode 15.1 joins across), ZWJ (GB9, and GB11's emoji
+    /// sequences), and pairs of regional indicators (GB12, GB13). A cluster longer
+    /// than ``maximumClusterBytes`` is cut where the ICU path cuts it. Controls,
+    /// Prepend, Hangul jamo and viramas are left to ICU.
+    ///
+    /// - Complexity: O(k) in the cluster's bytes (at most the cap, plus a scalar).
+    static func fastCluster(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, closed: Bool) -> FastCluster {
+        let (first, afterFirst) = DisplayWidth.decodeScalar(buf, at: start)
+        var kind: UInt32, pictographic: Bool
+        if first < 0x80 {
+            kind = first >= 0x20 && first < 0x7F ? CICU_GCB_OTHER : CICU_GCB_UNKNOWN
+            pictographic = false
+        } else {
+            let p = ScalarProperties.of(first)
+            kind = p.fastGraphemeClass
+            pictographic = p.isExtendedPictographic
+        }
+        if kind == CICU_GCB_UNKNOWN { return .unknown }
+        // An Extended_Pictographic with only Extend after it (a ZWJ then joins the
+        // next one, GB11); the last scalar a ZWJ after such a run; a lone indicator.
+        var pictographicRun = pictographic
+        var joinerAfterPictographic = false
+        var openIndicator = kind == CICU_GCB_REGIONAL_INDICATOR
+        var q = afterFirst
+        while true {
+            if q - start > maximumClusterBytes { return .end(scalarBoundary(atOrBefore: start + maximumClusterBytes, in: buf)) }
+            if q >= end { return closed ? .end(q) : .waits }
+            let (scalar, next) = DisplayWidth.decodeScalar(buf, at: q)
+            if scalar < 0x80 {
+                kind = scalar >= 0x20 && scalar < 0x7F ? CICU_GCB_OTHER : CICU_GCB_UNKNOWN
+                pictographic = false
+            } else {
+                let p = ScalarProperties.of(scalar)
+                kind = p.fastGraphemeClass
+                pictographic = p.isExtendedPictographic
+            }
+            switch kind {
+            case CICU_GCB_EXTEND:
+                joinerAfterPictographic = false
+                openIndicator = false
+            case CICU_GCB_SPACING_MARK:  // (not in GB11's Extend*)
+                joinerAfterPictographic = false
+                pictographicRun = false
+                openIndicator = false
+            case CICU_GCB_ZWJ:
+                joinerAfterPictographic = pictographicRun
+                pictographicRun = false
+                openIndicator = false
+            case CICU_GCB_REGIONAL_INDICATOR where openIndicator:
+                openIndicator = false
+            case CICU_GCB_OTHER where joinerAfterPictographic && pictographic:
+                joinerAfterPictographic = false
+                pictographicRun = true
+            case CICU_GCB_OTHER, CICU_GCB_REGIONAL_INDICATOR:
+                return .end(q)
+            default:
+                return .unknown
+            }
+            q = next
+        }
     }
 
     private static func scalarBoundary(atOrBefore position: Int, in buf: UnsafeBufferPointer<UInt8>) -> Int {

@@ -34,6 +34,9 @@ struct ScalarProperties: Sendable, Hashable {
     @inlinable var isGraphemeExtend: Bool { bits & (1 << 15) != 0 }
     /// Hangul_Syllable_Type: 0 NA, 1 L, 2 V, 3 T, 4 LV, 5 LVT.
     @inlinable var hangulSyllableType: UInt32 { (bits >> 16) & 0x7 }
+    /// The grapheme class the segmenter's fast path knows (`CICU_GCB_*`): 1 Other, 2
+    /// Extend and 5 SpacingMark (neither a virama), 3 ZWJ, 4 Regional_Indicator, 0 the rest.
+    @inlinable var fastGraphemeClass: UInt32 { (bits >> 19) & 0x7 }
 
     // ICU UCharCategory values used by the width rules.
     @usableFromInline static let unassigned: UInt32 = 0         // Cn

@@ -71,6 +71,8 @@ import Testing
         "\u{0903}", "\u{0E33}", "\u{0600}", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{AC00}", "\u{AC01}",  // SpacingMark, Prepend, Hangul L V T LV LVT
         "\u{1F1EB}", "\u{1F1F7}", "\r", "\n", "\r\n", "\t", "\u{85}",    // regional indicators, controls
         "\u{0915}\u{094D}\u{0937}", "क", "\u{094D}",                      // a conjunct, a consonant, a virama
+        "\u{20E3}", "\u{0E31}", "\u{0ACD}", "👩", "🏳", "\u{1F3FB}",        // a keycap, a Thai mark, a virama, pictographs, a tone
+        "🧑🏿‍💻", "🏳️‍🌈", "👩‍👩‍👧‍👦", "❤️", "1️⃣",                                  // whole emoji sequences
     ]
 
     @Test func randomStringsOfEveryBreakClassSegmentAsICUAloneDoes() {
@@ -90,6 +92,46 @@ import Testing
                 if got != want { return }
             }
         }
+    }
+
+    /// Marks, joiners and indicators in long runs, so that clusters pass the cap (cut
+    /// by the fast rules where they know every scalar, by ICU where not) and runs of
+    /// regional indicators pair up across chunks: the default segmenter equals ICU alone.
+    @Test func longRunsOfJoiningScalarsSegmentAsICUAloneDoes() {
+        let seed = TestSeed.base(0x5EED_0017)
+        var rng = SeededGenerator(seed: seed)
+        let bases = ["a", "ж", "日", "👩", "🇫", "\u{301}", "\u{200D}", "क", "\u{1100}", " "]
+        let joiners = ["\u{301}", "\u{302}", "\u{0E31}", "\u{0903}", "\u{FE0F}", "\u{1F3FD}", "\u{200D}", "👩", "🇫", "\u{094D}", "\u{20E3}"]
+        var fastClusters = 0
+        for round in 0..<300 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                text += bases.randomElement(using: &rng)!
+                // Mostly one kind repeated (up to past the cap), now and then another.
+                let main = joiners.randomElement(using: &rng)!
+                for _ in 0..<Int.random(in: 0...200, using: &rng) {
+                    text += Int.random(in: 0..<20, using: &rng) == 0 ? joiners.randomElement(using: &rng)! : main
+                }
+            }
+            let bytes = Array(text.utf8)
+            for policy in [WidthPolicy.grapheme, .wcwidth] {
+                var icu = GraphemeSegmenter(policy: policy, usesASCIIFastPath: false)
+                var want: [Cluster] = []
+                let sink: (UnsafeBufferPointer<UInt8>, Int) -> Void = { want.append(Cluster(bytes: Array($0), width: $1)) }
+                icu.feed(bytes, sink)
+                icu.finish(sink)
+                let whole = Self.segment([bytes[...]], policy: policy)
+                let got = Self.segment(randomChunks(bytes, using: &rng, maxChunk: 40), policy: policy)
+                #expect(whole == want, "seed \(seed) round \(round) \(policy) whole: \(text.unicodeScalars.prefix(12).map { String($0.value, radix: 16) })")
+                #expect(got == want, "seed \(seed) round \(round) \(policy) chunked: \(text.unicodeScalars.prefix(12).map { String($0.value, radix: 16) })")
+                if got != want || whole != want { return }
+            }
+            bytes.withUnsafeBufferPointer { buf in
+                if case .end = GraphemeSegmenter.fastCluster(buf, from: 0, end: buf.count, closed: true) { fastClusters += 1 }
+            }
+        }
+        // (The fast rules took the first cluster of many texts: the comparison tested them.)
+        #expect(fastClusters > 100, "seed \(seed): the fast rules took only \(fastClusters) first clusters")
     }
 
     @Test func theLastClusterIsProvisionalUntilMoreInputOrTheEnd() {
