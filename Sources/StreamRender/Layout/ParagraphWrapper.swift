@@ -93,8 +93,11 @@ struct ParagraphWrapper {
     private var restart = 0
     private var scanEnd = 0
     private var scanIsFinal = false
+    /// The scan was the line breaker's fast path (``ASCIILineBreak``), not ICU.
+    private var scanWasFast = false
     private var opportunities: [Int32] = []
-    private var hardBreaks: [Bool] = []
+    /// The mandatory ones among them (after a line separator: rare in a paragraph).
+    private var hardBreaks: [Int32] = []
     private var opportunityCursor = 0
 
     // The current line.
@@ -155,6 +158,7 @@ struct ParagraphWrapper {
         restart = 0
         scanEnd = 0
         scanIsFinal = false
+        scanWasFast = false
         opportunities.removeAllKeepingCapacity()
         hardBreaks.removeAllKeepingCapacity()
         opportunityCursor = 0
@@ -244,6 +248,10 @@ struct ParagraphWrapper {
     /// Whether runs of printable ASCII are placed from their bytes
     /// (``placeASCIIRun(_:closed:breakers:emit:)``); tests turn it off to compare.
     var usesASCIIRuns = true
+    /// Testing switch: false rescans at every forced restart (``moveRestart(past:isBreak:_:)``).
+    var keepsScansAtRestarts = true
+    /// Forced restarts that kept the scan (tests check the case is exercised).
+    private(set) var scansKeptAtRestarts = 0
 
     /// The most bytes segmented into clusters at a time between runs of printable ASCII
     /// (more than a cluster's most, ``GraphemeSegmenter/maximumClusterBytes``).
@@ -348,7 +356,7 @@ struct ParagraphWrapper {
                 continue
             }
             let isBreak = q == next
-            if isBreak && hardBreaks[opportunityCursor] { break }  // (after a line separator) the cluster path's
+            if isBreak && isHardBreak(at: q) { break }  // (after a line separator) the cluster path's
             if q == start {
                 // The clusters segmented from q on are these bytes again: dropped, and the
                 // segmentation goes on from where this stops. (Only once one is placed:
@@ -378,8 +386,9 @@ struct ParagraphWrapper {
                 if isBreak && text[q - 1] == 0x20 {
                     restart = q
                 } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity) || q - restart >= Self.forcedRestartAnywhere {
-                    moveRestart(past: Cluster(start: Int32(q), end: Int32(q + 1), width: 1, kind: .text), isBreak: isBreak, text)
-                    next = nil
+                    if moveRestart(past: Cluster(start: Int32(q), end: Int32(q + 1), width: 1, kind: .text), isBreak: isBreak, text) {
+                        next = nil
+                    }
                 }
             }
             if isBreak && next != nil {
@@ -684,7 +693,7 @@ struct ParagraphWrapper {
             opportunityCursor += 1
         }
         if opportunityCursor < opportunities.count && opportunities[opportunityCursor] == q {
-            return (true, hardBreaks[opportunityCursor])
+            return (true, isHardBreak(at: Int(q)))
         }
         return (false, false)
     }
@@ -713,6 +722,22 @@ struct ParagraphWrapper {
         return true
     }
 
+    /// Whether the opportunity at `at` (one of the scan's) is mandatory.
+    @inline(__always)
+    private func isHardBreak(at: Int) -> Bool {
+        hardBreaks.isEmpty ? false : Self.contains(hardBreaks, at)
+    }
+
+    /// Whether `sorted` holds `value` (a binary search).
+    private static func contains(_ sorted: [Int32], _ value: Int) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(sorted[mid]) < value { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && Int(sorted[low]) == value
+    }
+
     private func isKnown() -> Bool {
         if scanIsFinal { return true }
         let ahead = pendingHead + Self.lookaheadClusters
@@ -729,11 +754,11 @@ struct ParagraphWrapper {
         hardBreaks.removeAll(keepingCapacity: true)
         opportunityCursor = 0
         let origin = restart
-        breakers.line.forEachOpportunity(in: UnsafeBufferPointer(rebasing: text[origin..<end])) { offset, isHard in
+        scanWasFast = breakers.line.scanOpportunities(in: UnsafeBufferPointer(rebasing: text[origin..<end])) { offset, isHard in
             let at = origin + offset
             if at < end || final {
                 opportunities.append(Int32(at))
-                hardBreaks.append(isHard)
+                if isHard { hardBreaks.append(Int32(at)) }
             }
         }
         scanEnd = end
@@ -839,20 +864,33 @@ struct ParagraphWrapper {
         }
     }
 
-    /// Moves the restart point after placing `c` (see the type's documentation).
-    private mutating func moveRestart(past c: Cluster, isBreak: Bool, _ text: UnsafeBufferPointer<UInt8>) {
+    /// Moves the restart point after placing `c` (see the type's documentation);
+    /// true when the scan was dropped (R forced on: the next status rescans).
+    @discardableResult
+    private mutating func moveRestart(past c: Cluster, isBreak: Bool, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let q = Int(c.start)
-        if q <= restart { return }
+        if q <= restart { return false }
         if isBreak && text[q - 1] == 0x20 {
             restart = q  // the scan from before stays valid: nothing before a space matters
         } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity) || q - restart >= Self.forcedRestartAnywhere {
             restart = q
+            // At an opportunity the fast path's reading from q as the text's start is
+            // its reading in context (a differential test checks every opportunity of
+            // random texts): the scan from before stays valid. Emoji and CJK, with an
+            // opportunity between any two and none after a space, rescanned every 64
+            // bytes. (ICU's reading is not known to be the same: it rescans.)
+            if isBreak && scanWasFast && keepsScansAtRestarts {
+                scansKeptAtRestarts += 1
+                return false
+            }
             scanEnd = q
             scanIsFinal = false
             opportunities.removeAll(keepingCapacity: true)
             hardBreaks.removeAll(keepingCapacity: true)
             opportunityCursor = 0
+            return true
         }
+        return false
     }
 
     // MARK: - Placing

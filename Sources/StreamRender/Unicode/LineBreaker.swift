@@ -37,12 +37,20 @@ public final class LineBreaker {
     ///
     /// - Complexity: O(n) in the bytes of `text`.
     public func forEachOpportunity(in text: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ isHard: Bool) -> Void) {
-        if text.isEmpty { return }
-        if usesASCIIFastPath && ASCIILineBreak.forEachOpportunityIfCovered(in: text, body) { return }
+        scanOpportunities(in: text, body)
+    }
+
+    /// ``forEachOpportunity(in:_:)``, telling whether the fast path (``ASCIILineBreak``)
+    /// found them (true) or ICU.
+    @discardableResult
+    func scanOpportunities(in text: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ isHard: Bool) -> Void) -> Bool {
+        if text.isEmpty { return true }
+        if usesASCIIFastPath && ASCIILineBreak.forEachOpportunityIfCovered(in: text, body) { return true }
         breaker.run(text)
         for k in breaker.boundaries.indices {
             body(breaker.boundaries[k], breaker.hard[k])
         }
+        return false
     }
 
     /// The opportunities of `text`, in order.
@@ -69,6 +77,8 @@ enum ASCIILineBreak {
         /// Emoji bases and modifiers (skin tones), the zero width joiner and regional
         /// indicators (LB8a, LB30a, LB30b): emoji sequences.
         case eb, em, zwj, ri
+        /// Glue (LB12, LB12a): the no-break space and its kin, the combining double marks.
+        case gl
         /// Not covered: a character of ``table`` ICU decides (never reaches the rules).
         case uncovered
     }
@@ -92,8 +102,17 @@ enum ASCIILineBreak {
         var k = 0
         let n = text.count
         while k < n {
-            if text[k] < 0x80 {
+            let b0 = text[k]
+            if b0 < 0x80 {
                 k += 1
+                continue
+            }
+            if b0 &- 0xC2 <= 0xD3 - 0xC2 && k + 1 < n {
+                // U+0080...U+04FF (Latin-1 to Cyrillic, combining marks), as
+                // ``nonASCIIClass(_:at:_:)`` reads them, without its other cases.
+                let b1 = text[k + 1]
+                guard b1 & 0xC0 == 0x80, table[Int(b0 & 0x1F) << 6 | Int(b1 & 0x3F)] != .uncovered else { return false }
+                k &+= 2
                 continue
             }
             guard let (_, length) = nonASCIIClass(text, at: k, table) else { return false }
@@ -312,6 +331,42 @@ enum ASCIILineBreak {
                 c = table[Int(byte)]
                 next = k + 1
             } else {
+                if byte &- 0xE4 <= 0xE9 - 0xE4 && (prev == .id || prev == .h2 || prev == .h3) && !afterZWJ && isIdeograph(text, k) {
+                    // Ideographs after an ideograph, a kana or a Hangul syllable: no rule
+                    // but LB31 applies (none reads further back: the number, the last
+                    // class that is not a space, the joiner and the indicators are
+                    // theirs), so each starts with an opportunity. CJK was read a rule
+                    // chain per character.
+                    var j = k
+                    while j < end && isIdeograph(text, j) {
+                        body(j, false)
+                        j &+= 3
+                    }
+                    prevStartsWord = false
+                    prev = .id
+                    number = NumberState()
+                    lastNonSpace = .id
+                    indicators = 0
+                    next = j
+                    continue
+                }
+                if byte & 0xFE == 0xCC && prev != .sp && prev != .bk && prev != .lf && prev != .cr {
+                    // A run of combining marks (U+0300...U+037F's CM) after a character:
+                    // LB9 (LB8a after a joiner) only lets them join it. Text stacked
+                    // with marks was read mark by mark, and rescanned.
+                    var j = k
+                    let stop = min(end, n - 1)
+                    while j < stop {
+                        let lead = text[j]
+                        guard lead & 0xFE == 0xCC, table[Int(lead & 0x1F) << 6 | Int(text[j &+ 1] & 0x3F)] == .cm else { break }
+                        j &+= 2
+                    }
+                    if j > k {
+                        afterZWJ = false
+                        next = j
+                        continue
+                    }
+                }
                 let (found, length) = classAndLength(text, k, table)
                 c = found
                 next = k + length
@@ -368,6 +423,16 @@ enum ASCIILineBreak {
         guard limit >= n else { return }
         let last = text[n - 1] < 0x80 ? table[Int(text[n - 1])] : .al
         body(n, last == .bk || last == .cr || last == .lf)
+    }
+
+    /// A CJK ideograph (U+4E00...U+9FFF, class ID) starts at `k`: lead byte E4 (from
+    /// B8 on) to E9, with its two continuation bytes there.
+    @inline(__always)
+    static func isIdeograph(_ text: UnsafeBufferPointer<UInt8>, _ k: Int) -> Bool {
+        let b0 = text[k]
+        guard b0 &- 0xE4 <= 0xE9 - 0xE4, k + 2 < text.count else { return false }
+        let b1 = text[k + 1]
+        return (b0 != 0xE4 || b1 >= 0xB8) && b1 & 0xC0 == 0x80 && text[k + 2] & 0xC0 == 0x80
     }
 
     /// Whether the scan may start at `k` knowing nothing before it: after an ASCII
@@ -454,6 +519,8 @@ enum ASCIILineBreak {
     @inline(__always)
     static func breaks(_ a: Class, _ b: Class, lastNonSpace: Class, number: NumberState, hyphenStartsWord: Bool,
                        numberFollows: (_ allowingInfix: Bool) -> Bool) -> Bool {
+        if a == .gl { return false }  // LB12 GL ×
+        if b == .gl && a != .sp && a != .ba && a != .hy { return false }  // LB12a [^SP BA HY] × GL
         if lastNonSpace == .op && b != .sp { return false }  // LB14 OP SP* ×
         // ICU 72 already breaks before a number that starts with a decimal point
         // after a space (" .35"), as Unicode 15.1's LB15c later does.

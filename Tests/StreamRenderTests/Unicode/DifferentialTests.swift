@@ -55,9 +55,11 @@ import Testing
                                 // Emoji sequences: skin tones, joiners, flags, keycaps.
                                 "\u{200D}", "\u{1F3FB}", "🏽", "👍🏽", "🧑🏿‍💻", "👩‍👩‍👧‍👦", "🏳️‍🌈", "🐈‍⬛", "🇫", "🇷", "🇫🇷", "🇯🇵",
                                 "1️⃣", "❤️", "\u{2005}", "\u{200C}",
+                                // Glue (LB12, LB12a): no-break spaces, a no-break hyphen, double marks.
+                                "\u{00A0}", "\u{202F}", "\u{2007}", "\u{2011}", "\u{034F}", "\u{035C}", "\u{0361}",
                                 "日", "本", "語", "\u{9FFF}", "\u{4E00}", "は", "の", "あ", "カ", "ン", "\u{30FA}", "\u{3042}",
                                 "한", "국", "가", "각", "\u{D7A3}", "。", "、", "，"]
-    static let uncoveredPieces = ["‐", "\u{2028}", "\u{00A0}", "\u{00B4}", "\u{200B}", "\u{1F1E5}", "\u{0E01}", "\u{2011}",
+    static let uncoveredPieces = ["‐", "\u{2028}", "\u{2060}", "\u{00B4}", "\u{200B}", "\u{1F1E5}", "\u{0E01}", "\u{0F0C}",
                                   "ぁ", "ッ", "ー", "・", "「", "」", "！", "\u{3099}", "゛", "\u{1100}", "\u{11A8}", "．", "：",
                                   "\u{3000}", "㐀", "\u{1FAF9}", "\u{0600}", "ก"]
 
@@ -95,7 +97,7 @@ import Testing
         #expect(covered > 40_000)
         // A truncated sequence, and neighbours of covered ones by their last byte, are not covered.
         for bytes: [UInt8] in [[0xE2, 0x80], [0xC3], [0x61, 0xE2], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xC3, 0x41], [0x80],
-                               [0xC2, 0xA0], [0xC4], [0xE6, 0x97], [0xEA, 0xB0], [0xF8, 0x88, 0x80, 0x80],
+                               [0xC2, 0xAD, 0xC4], [0xE6, 0x97], [0xEA, 0xB0], [0xF8, 0x88, 0x80, 0x80],
                                [0xE0, 0x80, 0xA0], [0xE0, 0x80, 0x8A], [0xF0, 0x82, 0x80, 0x90], [0xED, 0xA0, 0x80]] {
             #expect(!bytes.withUnsafeBufferPointer { ASCIILineBreak.covers($0) }, "\(bytes)")
         }
@@ -173,6 +175,45 @@ import Testing
             }
         }
         #expect(checked > 100_000 && near > 1_000 && notNear > 1_000, "\(checked) \(near) \(notNear)")
+    }
+
+    /// The layout keeps its scan when R is forced on to an opportunity because the fast
+    /// path reads the text from there as it reads it in context: every opportunity
+    /// after one, read from it as the text's start, is the whole text's. (From other
+    /// places it is not: `1/2` read from the slash breaks before the 2.)
+    @Test func readingFromAnOpportunityIsReadingInContext() {
+        let seed = TestSeed.base(0x5EED_0019)
+        var rng = SeededGenerator(seed: seed)
+        let extra = ["1", "12", "3.5", "1/2", "$", "%", "(", ")", "[", "]", "\"", "'", "/", ".", ",", "!", "?", ":", "+", "#",
+                     "(1)", "$(", "-1", ".5"]
+        var checked = 0
+        for iteration in 0..<20_000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...30, using: &rng) {
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0: s += String(decoding: [Self.asciiAlphabet.randomElement(using: &rng)!], as: UTF8.self)
+                case 1: s += extra.randomElement(using: &rng)!
+                default: s += Self.coveredPieces.randomElement(using: &rng)!
+                }
+            }
+            let text = Array(s.utf8)
+            text.withUnsafeBufferPointer { buffer in
+                guard ASCIILineBreak.covers(buffer) else { return }
+                var all: [Int] = []
+                ASCIILineBreak.forEachOpportunity(in: buffer) { at, _ in all.append(at) }
+                for q in all where q < text.count {
+                    var fromQ: [Int] = []
+                    ASCIILineBreak.forEachOpportunity(in: UnsafeBufferPointer(rebasing: buffer[q...])) { at, _ in fromQ.append(q + at) }
+                    let expected = all.filter { $0 > q }
+                    if fromQ != expected {
+                        Issue.record("seed \(seed) iteration \(iteration): \(text.debugString) from \(q): \(fromQ), in context \(expected)")
+                        return
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50_000, "\(checked)")
     }
 
     /// Every character of the fast path's ranges (made from ICU's data), in contexts
