@@ -199,12 +199,18 @@ public struct GraphemeSegmenter {
             if fast {
                 let knowsSimple = !policy.ambiguousIsWide
                 var isOther: Bool? = nil
+                // The simple width of the scalar at i when the step before read it: -1
+                // not read, -2 not simple. (Emoji were looked up twice.)
+                var nextSimple = -1
                 while i < end {
                     let (scalar, next) = DisplayWidth.decodeScalar(buf, at: i)
-                    let simple = knowsSimple ? SimpleText.width(of: scalar) : nil
+                    let simple = nextSimple >= 0 ? nextSimple : nextSimple == -2 || !knowsSimple ? nil : SimpleText.width(of: scalar)
+                    nextSimple = -1
                     if next < end {
                         let after = DisplayWidth.decodeScalar(buf, at: next).0
-                        if simple != nil && SimpleText.width(of: after) != nil {
+                        let afterSimple = simple != nil ? SimpleText.width(of: after) : nil
+                        if simple != nil { nextSimple = afterSimple ?? -2 }
+                        if afterSimple != nil {
                             // (Not known to be Other: Hangul syllables are LV or LVT.)
                             isOther = nil
                         } else if (isOther ?? Self.graphemeBreakIsOther(scalar)) && Self.graphemeBreakIsOther(after) {
@@ -221,6 +227,7 @@ public struct GraphemeSegmenter {
                             emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy), false)
                             i = clusterEnd
                             isOther = nil
+                            nextSimple = -1
                             continue
                         }
                     } else if !closed {

@@ -382,6 +382,18 @@ enum ASCIILineBreak {
                 lastNonSpace = b
                 continue
             }
+            if (b == .id || b == .eb) && (a == .id || a == .eb || a == .h2 || a == .h3) && !afterZWJ {
+                // Between ideographs, emoji and Hangul syllables only LB31 applies (an
+                // emoji and a skin tone, LB30b, is EB EM): an opportunity, and the
+                // state is b's alone, as after the rules below.
+                body(k, false)
+                prevStartsWord = false
+                prev = b
+                number = NumberState()
+                lastNonSpace = b
+                indicators = 0
+                continue
+            }
             let isZWJ = b == .zwj
             if a == .bk || a == .lf || (a == .cr && b != .lf) {
                 body(k, true)  // LB4, LB5

@@ -58,6 +58,24 @@ import Testing
         #expect(Array("a b".utf8).withUnsafeBufferPointer { SimpleText.width($0, ambiguousIsWide: true) } == 3)
     }
 
+    /// The generated emoji data (a bit per scalar of the emoji block, ranges elsewhere)
+    /// against the properties it was made from, as the linked ICU reports them.
+    @Test(.enabled(if: ICUInfo.implementsUnicode(SimpleText.emojiUnicodeVersion)))
+    func theEmojiDataIsWhatICUSays() {
+        var count = 0
+        for scalar: UInt32 in 0...0x1FFFF {
+            let p = ScalarProperties.of(scalar)
+            let expected = p.eastAsianWidth == 5 && p.isEmojiPresentation && p.isExtendedPictographic && !p.isEmojiModifier
+                && p.fastGraphemeClass == 1 && p.generalCategory != ScalarProperties.unassigned
+            if SimpleText.isEmojiInData(scalar) != expected {
+                Issue.record("U+\(String(scalar, radix: 16)): \(!expected)")
+                return
+            }
+            if expected { count += 1 }
+        }
+        #expect(count > 1_000)
+    }
+
     /// Every scalar the fast path takes, against the width code under each mode, and
     /// against Swift's own grapheme breaking (an implementation apart from ours): each
     /// stands as a cluster of its own beside any other (one sample of each range, and
