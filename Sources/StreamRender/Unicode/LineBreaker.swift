@@ -330,6 +330,26 @@ enum ASCIILineBreak {
             if byte < 0x80 {
                 c = table[Int(byte)]
                 next = k + 1
+                if (prev == .al || prev == .nu) && (c == .al || c == .nu) && !afterZWJ {
+                    // Letters and digits never break between them (LB23, LB25, LB28): most
+                    // of a text's bytes, in a loop of their own.
+                    var last = c!
+                    var j = next
+                    while j < end {
+                        let b = text[j]
+                        guard b < 0x80 else { break }
+                        let t = table[Int(b)]
+                        guard t == .al || t == .nu else { break }
+                        last = t
+                        j &+= 1
+                    }
+                    prevStartsWord = false
+                    prev = last
+                    number.advance(to: last)
+                    lastNonSpace = last
+                    next = j
+                    continue
+                }
             } else {
                 if byte &- 0xE4 <= 0xE9 - 0xE4 && (prev == .id || prev == .h2 || prev == .h3) && !afterZWJ && isIdeograph(text, k) {
                     // Ideographs after an ideograph, a kana or a Hangul syllable: no rule
@@ -337,30 +357,19 @@ enum ASCIILineBreak {
                     // class that is not a space, the joiner and the indicators are
                     // theirs), so each starts with an opportunity. CJK was read a rule
                     // chain per character.
-                    var j = k
-                    while j < end && isIdeograph(text, j) {
-                        body(j, false)
-                        j &+= 3
-                    }
+                    next = ideographRunEnd(text, from: k, end: end, body)
                     prevStartsWord = false
                     prev = .id
                     number = NumberState()
                     lastNonSpace = .id
                     indicators = 0
-                    next = j
                     continue
                 }
                 if byte & 0xFE == 0xCC && prev != .sp && prev != .bk && prev != .lf && prev != .cr {
                     // A run of combining marks (U+0300...U+037F's CM) after a character:
                     // LB9 (LB8a after a joiner) only lets them join it. Text stacked
                     // with marks was read mark by mark, and rescanned.
-                    var j = k
-                    let stop = min(end, n - 1)
-                    while j < stop {
-                        let lead = text[j]
-                        guard lead & 0xFE == 0xCC, table[Int(lead & 0x1F) << 6 | Int(text[j &+ 1] & 0x3F)] == .cm else { break }
-                        j &+= 2
-                    }
+                    let j = combiningMarksEnd(text, from: k, end: end, table: table)
                     if j > k {
                         afterZWJ = false
                         next = j
@@ -435,6 +444,34 @@ enum ASCIILineBreak {
         guard limit >= n else { return }
         let last = text[n - 1] < 0x80 ? table[Int(text[n - 1])] : .al
         body(n, last == .bk || last == .cr || last == .lf)
+    }
+
+    /// Reports an opportunity before each ideograph of the run at `k` (before `end`);
+    /// returns the run's end. (Out of line, as the next: inlined, they took the loop's
+    /// registers, and CJK and emoji took 3% more instructions.)
+    @inline(never)
+    static func ideographRunEnd(_ text: UnsafeBufferPointer<UInt8>, from k: Int, end: Int, _ body: (Int, Bool) -> Void) -> Int {
+        var j = k
+        while j < end && isIdeograph(text, j) {
+            body(j, false)
+            j &+= 3
+        }
+        return j
+    }
+
+    /// The end of the run of combining marks of class CM from U+0300...U+037F at `k`
+    /// (`k` when there is none).
+    @inline(never)
+    static func combiningMarksEnd(_ text: UnsafeBufferPointer<UInt8>, from k: Int, end: Int,
+                                  table: UnsafeBufferPointer<Class>) -> Int {
+        var j = k
+        let stop = min(end, text.count - 1)
+        while j < stop {
+            let lead = text[j]
+            guard lead & 0xFE == 0xCC, table[Int(lead & 0x1F) << 6 | Int(text[j &+ 1] & 0x3F)] == .cm else { break }
+            j &+= 2
+        }
+        return j
     }
 
     /// A CJK ideograph (U+4E00...U+9FFF, class ID) starts at `k`: lead byte E4 (from
