@@ -22,7 +22,8 @@
 ///   can still change is never used. R moves to each opportunity that follows a
 ///   space (context before it cannot matter) without rescanning, and is forced
 ///   forward after 64 bytes without one (at an opportunity) or 256 bytes (at any
-///   cluster), in which case the scan restarts there. A scan never ends inside a run
+///   cluster), in which case the scan restarts there (unless R is at an opportunity
+///   of a scan the line breaker's fast path made: that scan stays). A scan never ends inside a run
 ///   of a script ICU breaks with a dictionary (Thai, Lao, Khmer, Myanmar) but where
 ///   the text alone says (``dictionaryRunEnd(_:from:origin:lookahead:final:)``). The
 ///   restart points and every opportunity used depend on the text only, never on how
@@ -250,7 +251,8 @@ struct ParagraphWrapper {
     var usesASCIIRuns = true
     /// Testing switch: false rescans at every forced restart (``moveRestart(past:isBreak:_:)``).
     var keepsScansAtRestarts = true
-    /// Forced restarts that kept the scan (tests check the case is exercised).
+    /// Forced restarts that kept the scan, over the wrapper's life (tests check the
+    /// case is exercised).
     private(set) var scansKeptAtRestarts = 0
 
     /// The most bytes segmented into clusters at a time between runs of printable ASCII
@@ -699,7 +701,8 @@ struct ParagraphWrapper {
     }
 
     /// Where a rescan from R may read to, with the clusters known up to `knownEnd`:
-    /// twice as far past R as the last scan from R, up to where R is forced on, so the
+    /// twice as far past R as the last scan reached (from R, or from before R when R
+    /// moved keeping it), up to where R is forced on, so the
     /// rescans of one long word cost O(its length). (Scanning just past the lookahead
     /// rescanned from R for every cluster of a word with no opportunity: 256 bytes of
     /// scanning per byte of a long hex string.)

@@ -15,7 +15,9 @@ import CICU
 /// so far.
 ///
 /// Pure-ASCII runs never reach ICU: an ASCII byte followed by an ASCII byte is a
-/// cluster of its own (CR LF is one cluster), which is exactly ICU's answer. A
+/// cluster of its own (CR LF is one cluster), which is exactly ICU's answer. Nor do
+/// scalars that no rule joins, nor clusters of a base and marks, joiners, skin tones,
+/// selectors or a flag's pair (``fastCluster(_:from:end:closed:)``). A
 /// cluster longer than ``maximumClusterBytes`` (adversarial input such as
 /// thousands of combining marks) is cut at a scalar boundary and segmentation
 /// resumes from the cut, in every chunking alike, so the held-back tail stays bounded.
@@ -217,7 +219,8 @@ public struct GraphemeSegmenter {
                             isOther = true
                         } else {
                             // Marks, joiners, skin tones, selectors, flags: their rules
-                            // are local too, and most clusters with them are cut here.
+                            // read back no further than the cluster's start, a certain
+                            // boundary here, so most clusters with them are cut here.
                             let found = fastCluster(buf, from: i, end: end, closed: closed)
                             guard case .end(let clusterEnd) = found else {
                                 if found == .waits { return i }
@@ -294,10 +297,11 @@ public struct GraphemeSegmenter {
 
     /// Where the cluster that starts at `start` (a certain boundary) ends, by the rules
     /// for what joins a scalar before it: Extend and SpacingMark (GB9, GB9a; not
-    /// viramas, which GB9c of Unicode 15.1 joins across), ZWJ (GB9, and GB11's emoji
+    /// viramas, which GB9c joins across from Unicode 15.1 on: ICU 72 has 15.0, a later
+    /// one may not), ZWJ (GB9, and GB11's emoji
     /// sequences), and pairs of regional indicators (GB12, GB13). A cluster longer
     /// than ``maximumClusterBytes`` is cut where the ICU path cuts it. Controls,
-    /// Prepend, Hangul jamo and viramas are left to ICU.
+    /// Prepend, Hangul jamo and syllables, and viramas are left to ICU.
     ///
     /// - Complexity: O(k) in the cluster's bytes (at most the cap, plus a scalar).
     static func fastCluster(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, closed: Bool) -> FastCluster {

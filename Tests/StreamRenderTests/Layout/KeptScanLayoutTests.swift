@@ -7,12 +7,15 @@ import TestSupport
 /// context must be what a rescan from R, reading R as the text's start, finds. The
 /// same lines with the scan kept and with a rescan at every forced restart, for
 /// paragraphs with no space for hundreds of bytes (emoji, CJK, numbers, brackets,
-/// quotes, hyphens, slashes, marks, flags, joiners), whole and in random pieces.
+/// quotes, hyphens, slashes, marks, flags, joiners, and characters only ICU reads),
+/// whole and in random pieces.
 @Suite struct KeptScanLayoutTests {
     static let pieces = ["🚀", "👍🏽", "🧑🏿‍💻", "🇫🇷", "🇯", "❤️", "1️⃣", "中", "文", "。", "、", "가", "ア",
                          "a", "x", "Z", "1", "42", "3.5", "$", "%", "(", ")", "[", "]", "{", "}", "\"", "'", "-", "—", "/",
                          ".", ",", ":", ";", "!", "?", "–", "…", "«", "»", "\u{301}", "\u{200D}", "\u{A0}", "é", "α", "+",
-                         "#", "€", "°", "•", "→", "™", "\u{2011}", "\u{202F}", "¿"]
+                         "#", "€", "°", "•", "→", "™", "\u{2011}", "\u{202F}", "¿",
+                         // Not covered (ICU reads the scans that reach them): some scans are kept, some not.
+                         "ー", "「", "ッ", "\u{200B}"]
 
     static func randomParagraph(using rng: inout SeededGenerator) -> String {
         var text = ""

@@ -199,12 +199,14 @@ import Testing
             let text = Array(s.utf8)
             text.withUnsafeBufferPointer { buffer in
                 guard ASCIILineBreak.covers(buffer) else { return }
-                var all: [Int] = []
-                ASCIILineBreak.forEachOpportunity(in: buffer) { at, _ in all.append(at) }
-                for q in all where q < text.count {
-                    var fromQ: [Int] = []
-                    ASCIILineBreak.forEachOpportunity(in: UnsafeBufferPointer(rebasing: buffer[q...])) { at, _ in fromQ.append(q + at) }
-                    let expected = all.filter { $0 > q }
+                var all: [LineBreakOpportunity] = []
+                ASCIILineBreak.forEachOpportunity(in: buffer) { all.append(LineBreakOpportunity(offset: $0, isHard: $1)) }
+                for q in all.map(\.offset) where q < text.count {
+                    var fromQ: [LineBreakOpportunity] = []
+                    ASCIILineBreak.forEachOpportunity(in: UnsafeBufferPointer(rebasing: buffer[q...])) {
+                        fromQ.append(LineBreakOpportunity(offset: q + $0, isHard: $1))
+                    }
+                    let expected = all.filter { $0.offset > q }
                     if fromQ != expected {
                         Issue.record("seed \(seed) iteration \(iteration): \(text.debugString) from \(q): \(fromQ), in context \(expected)")
                         return
