@@ -100,7 +100,7 @@ struct DocumentLayout {
         while openParagraph < end || (openParagraph == end && finalPart != nil) {
             let number = openParagraph
             let part = number == end ? finalPart : nil
-            if open.segmented == 0 && !open.isDone { setWidths(&open, for: number, in: document) }
+            if open.segmented == 0 && !open.isDone { setWidthsOfOpen(for: number, in: document) }
             let isClosed = document.withText(ofParagraph: number) { text, isClosed in
                 let closedNow = isClosed && part == nil
                 if !closedNow || !Self.showsNoLines(number, in: document) {
@@ -322,11 +322,21 @@ struct DocumentLayout {
 
     /// Gives `wrapper` the text widths of paragraph `number` (its prefixes taken off).
     private func setWidths(_ wrapper: inout ParagraphWrapper, for number: Int, in document: StyledDocument) {
-        let format = document[paragraph: number].format
+        let format = document.format(ofParagraph: number)
         if format == 0 { return }
         let (first, other) = indents(of: format, in: document)
         wrapper.setLineWidths(first: settings.width - first, other: settings.width - other,
                               cutsAnywhere: document.formats[format].wrapsLikeTerminal)
+    }
+
+    /// ``setWidths(_:for:in:)`` for the open paragraph's wrapper. (Passing `&open` to a
+    /// method of self copied self, 512 bytes, for every paragraph.)
+    private mutating func setWidthsOfOpen(for number: Int, in document: StyledDocument) {
+        let format = document.format(ofParagraph: number)
+        if format == 0 { return }
+        let (first, other) = indents(of: format, in: document)
+        open.setLineWidths(first: settings.width - first, other: settings.width - other,
+                           cutsAnywhere: document.formats[format].wrapsLikeTerminal)
     }
 
     /// The columns the prefixes of format `id` take (first line, other lines), cut
