@@ -295,6 +295,16 @@ public struct GraphemeSegmenter {
         case unknown
     }
 
+    /// The grapheme class ``fastCluster(_:from:end:closed:)`` knows `scalar` by
+    /// (`CICU_GCB_*`; printable ASCII is Other, controls unknown) and whether it is
+    /// Extended_Pictographic.
+    @inline(__always)
+    private static func fastGraphemeKind(_ scalar: UInt32) -> (UInt32, Bool) {
+        if scalar < 0x80 { return (scalar >= 0x20 && scalar < 0x7F ? CICU_GCB_OTHER : CICU_GCB_UNKNOWN, false) }
+        let p = ScalarProperties.of(scalar)
+        return (p.fastGraphemeClass, p.isExtendedPictographic)
+    }
+
     /// Where the cluster that starts at `start` (a certain boundary) ends, by the rules
     /// for what joins a scalar before it: Extend and SpacingMark (GB9, GB9a; not
     /// viramas, which GB9c joins across from Unicode 15.1 on: ICU 72 has 15.0, a later
@@ -306,15 +316,7 @@ public struct GraphemeSegmenter {
     /// - Complexity: O(k) in the cluster's bytes (at most the cap, plus a scalar).
     static func fastCluster(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, end: Int, closed: Bool) -> FastCluster {
         let (first, afterFirst) = DisplayWidth.decodeScalar(buf, at: start)
-        var kind: UInt32, pictographic: Bool
-        if first < 0x80 {
-            kind = first >= 0x20 && first < 0x7F ? CICU_GCB_OTHER : CICU_GCB_UNKNOWN
-            pictographic = false
-        } else {
-            let p = ScalarProperties.of(first)
-            kind = p.fastGraphemeClass
-            pictographic = p.isExtendedPictographic
-        }
+        var (kind, pictographic) = fastGraphemeKind(first)
         if kind == CICU_GCB_UNKNOWN { return .unknown }
         // An Extended_Pictographic with only Extend after it (a ZWJ then joins the
         // next one, GB11); the last scalar a ZWJ after such a run; a lone indicator.
@@ -326,14 +328,7 @@ public struct GraphemeSegmenter {
             if q - start > maximumClusterBytes { return .end(scalarBoundary(atOrBefore: start + maximumClusterBytes, in: buf)) }
             if q >= end { return closed ? .end(q) : .waits }
             let (scalar, next) = DisplayWidth.decodeScalar(buf, at: q)
-            if scalar < 0x80 {
-                kind = scalar >= 0x20 && scalar < 0x7F ? CICU_GCB_OTHER : CICU_GCB_UNKNOWN
-                pictographic = false
-            } else {
-                let p = ScalarProperties.of(scalar)
-                kind = p.fastGraphemeClass
-                pictographic = p.isExtendedPictographic
-            }
+            (kind, pictographic) = fastGraphemeKind(scalar)
             switch kind {
             case CICU_GCB_EXTEND:
                 joinerAfterPictographic = false

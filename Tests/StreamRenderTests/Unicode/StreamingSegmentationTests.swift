@@ -23,6 +23,16 @@ import Testing
         return out
     }
 
+    /// The clusters ICU alone finds (no fast path), in one pass.
+    static func segmentByICUAlone(_ bytes: [UInt8], policy: WidthPolicy) -> [Cluster] {
+        var icu = GraphemeSegmenter(policy: policy, usesASCIIFastPath: false)
+        var clusters: [Cluster] = []
+        let sink: (UnsafeBufferPointer<UInt8>, Int) -> Void = { clusters.append(Cluster(bytes: Array($0), width: $1)) }
+        icu.feed(bytes, sink)
+        icu.finish(sink)
+        return clusters
+    }
+
     static let adversarial: [UInt8] = Array((
         "e\u{301}\u{302} 👨‍👩‍👧‍👦 🇫🇷🇩🇪🇯 ❤️ #️⃣ \r\n \r \n 👍🏽 ⌚︎ ก\u{0E33} 한\u{11A8} \u{0600}1 "
         + "a" + String(repeating: "\u{301}", count: 300) + " 日本語の文章。"
@@ -82,11 +92,7 @@ import Testing
             let text = (0..<Int.random(in: 1...40, using: &rng)).map { _ in Self.classPieces.randomElement(using: &rng)! }.joined()
             let bytes = Array(text.utf8)
             for policy in [WidthPolicy.grapheme, .wcwidth] {
-                var icu = GraphemeSegmenter(policy: policy, usesASCIIFastPath: false)
-                var want: [Cluster] = []
-                let sink: (UnsafeBufferPointer<UInt8>, Int) -> Void = { want.append(Cluster(bytes: Array($0), width: $1)) }
-                icu.feed(bytes, sink)
-                icu.finish(sink)
+                let want = Self.segmentByICUAlone(bytes, policy: policy)
                 let got = Self.segment(randomChunks(bytes, using: &rng, maxChunk: 9), policy: policy)
                 #expect(got == want, "seed \(seed) round \(round) \(policy): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
                 if got != want { return }
@@ -115,11 +121,7 @@ import Testing
             }
             let bytes = Array(text.utf8)
             for policy in [WidthPolicy.grapheme, .wcwidth] {
-                var icu = GraphemeSegmenter(policy: policy, usesASCIIFastPath: false)
-                var want: [Cluster] = []
-                let sink: (UnsafeBufferPointer<UInt8>, Int) -> Void = { want.append(Cluster(bytes: Array($0), width: $1)) }
-                icu.feed(bytes, sink)
-                icu.finish(sink)
+                let want = Self.segmentByICUAlone(bytes, policy: policy)
                 let whole = Self.segment([bytes[...]], policy: policy)
                 let got = Self.segment(randomChunks(bytes, using: &rng, maxChunk: 40), policy: policy)
                 #expect(whole == want, "seed \(seed) round \(round) \(policy) whole: \(text.unicodeScalars.prefix(12).map { String($0.value, radix: 16) })")
