@@ -55,15 +55,10 @@ import TestSupport
         wrapper.setLineWidths(first: first, other: other)
         wrapper.usesOnePass = false
         wrapper.usesASCIIRuns = runs
-        let breakers = LayoutBreakers()
-        var lines: [VisualLine] = []
-        for cut in cuts where cut < text.count {
-            text.withUnsafeBufferPointer { wrapper.advance(UnsafeBufferPointer(rebasing: $0[..<cut]), closed: false,
-                                                           breakers: breakers) { lines.append($0) } }
-            // What it may print of the current line is text it has placed.
+        // What it may print of the current line is text it has placed.
+        let lines = wrapper.layOutGrowing(text, cuts: cuts, breakers: LayoutBreakers()) { wrapper, cut in
             #expect(wrapper.certainEnd <= cut)
         }
-        text.withUnsafeBufferPointer { wrapper.advance($0, closed: true, breakers: breakers) { lines.append($0) } }
         return (lines, wrapper.bytesPlacedFromRuns)
     }
 

@@ -33,13 +33,7 @@ import TestSupport
         var wrapper = ParagraphWrapper(settings: LayoutSettings(width: width, policy: policy))
         wrapper.usesOnePass = false
         wrapper.keepsScansAtRestarts = keeps
-        let breakers = LayoutBreakers()
-        var lines: [VisualLine] = []
-        for cut in cuts where cut < text.count {
-            text.withUnsafeBufferPointer { wrapper.advance(UnsafeBufferPointer(rebasing: $0[..<cut]), closed: false,
-                                                           breakers: breakers) { lines.append($0) } }
-        }
-        text.withUnsafeBufferPointer { wrapper.advance($0, closed: true, breakers: breakers) { lines.append($0) } }
+        let lines = wrapper.layOutGrowing(text, cuts: cuts, breakers: LayoutBreakers())
         return (lines, wrapper.scansKeptAtRestarts)
     }
 

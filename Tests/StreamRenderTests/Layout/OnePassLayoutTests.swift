@@ -49,14 +49,7 @@ import TestSupport
         var wrapper = ParagraphWrapper(settings: LayoutSettings(width: max(first, other), policy: policy))
         wrapper.setLineWidths(first: first, other: other)
         wrapper.usesOnePass = onePass
-        let breakers = LayoutBreakers()
-        var lines: [VisualLine] = []
-        for cut in cuts where cut < text.count {
-            text.withUnsafeBufferPointer { wrapper.advance(UnsafeBufferPointer(rebasing: $0[..<cut]), closed: false,
-                                                           breakers: breakers) { lines.append($0) } }
-        }
-        text.withUnsafeBufferPointer { wrapper.advance($0, closed: true, breakers: breakers) { lines.append($0) } }
-        return lines
+        return wrapper.layOutGrowing(text, cuts: cuts, breakers: LayoutBreakers())
     }
 
     @Test func onePassGivesTheClusterPathsLines() {

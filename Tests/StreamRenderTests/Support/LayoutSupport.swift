@@ -57,3 +57,19 @@ func layOut(_ pieces: [String], settings: LayoutSettings, limits: HistoryLimits 
 func texts(_ lines: [VisualLine], _ view: WrappedDocument) -> [String] {
     lines.map { view.plainText(of: $0) }
 }
+
+extension ParagraphWrapper {
+    /// Lays `text` out as it grows: the paragraph so far up to each of `cuts` (scalar
+    /// starts), then complete; `afterCut` runs after each partial advance.
+    mutating func layOutGrowing(_ text: [UInt8], cuts: [Int], breakers: LayoutBreakers,
+                                afterCut: (_ wrapper: ParagraphWrapper, _ cut: Int) -> Void = { _, _ in }) -> [VisualLine] {
+        var lines: [VisualLine] = []
+        for cut in cuts where cut < text.count {
+            text.withUnsafeBufferPointer { advance(UnsafeBufferPointer(rebasing: $0[..<cut]), closed: false,
+                                                   breakers: breakers) { lines.append($0) } }
+            afterCut(self, cut)
+        }
+        text.withUnsafeBufferPointer { advance($0, closed: true, breakers: breakers) { lines.append($0) } }
+        return lines
+    }
+}
