@@ -282,8 +282,7 @@ public struct GraphemeSegmenter {
     /// Grapheme_Cluster_Break=Other: printable ASCII, and what ICU says of the rest.
     @inline(__always)
     private static func graphemeBreakIsOther(_ scalar: UInt32) -> Bool {
-        if scalar < 0x80 { return scalar >= 0x20 && scalar < 0x7F }
-        return ScalarProperties.of(scalar).fastGraphemeClass == CICU_GCB_OTHER
+        fastGraphemeKind(scalar).0 == CICU_GCB_OTHER
     }
 
     enum FastCluster: Equatable {

@@ -102,17 +102,8 @@ enum ASCIILineBreak {
         var k = 0
         let n = text.count
         while k < n {
-            let b0 = text[k]
-            if b0 < 0x80 {
+            if text[k] < 0x80 {
                 k += 1
-                continue
-            }
-            if b0 &- 0xC2 <= 0xD3 - 0xC2 && k + 1 < n {
-                // U+0080...U+04FF (Latin-1 to Cyrillic, combining marks), as
-                // ``nonASCIIClass(_:at:_:)`` reads them, without its other cases.
-                let b1 = text[k + 1]
-                guard b1 & 0xC0 == 0x80, table[Int(b0 & 0x1F) << 6 | Int(b1 & 0x3F)] != .uncovered else { return false }
-                k &+= 2
                 continue
             }
             guard let (_, length) = nonASCIIClass(text, at: k, table) else { return false }
