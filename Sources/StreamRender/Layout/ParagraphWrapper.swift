@@ -60,6 +60,10 @@ struct ParagraphWrapper {
         var end: Int32
         var width: Int32
         var kind: Kind
+        /// Marks, joiners or invisible controls with no base of their own (a bidi mark,
+        /// or what follows one): the line-break rules read through them (LB9), so they
+        /// do not count among an opportunity's lookahead clusters.
+        var readThrough = false
     }
 
     /// A cluster placed on the current line.
@@ -89,6 +93,12 @@ struct ParagraphWrapper {
     private(set) var segmented = 0
     private var pending: [Cluster] = []
     private var pendingHead = 0
+    /// Some cluster of `pending` is read through (``Cluster/readThrough``): the lookahead
+    /// is counted cluster by cluster (mostly none is, and it is `pendingHead + 4`).
+    private var pendingReadsThrough = false
+    /// The last cluster segmented was a tab or read through: a mark or joiner that
+    /// starts the next cluster has no base and is read through too.
+    private var afterControl = false
 
     // Line-break opportunities, from scanning text[restart..<scanEnd].
     private var restart = 0
@@ -156,6 +166,8 @@ struct ParagraphWrapper {
         // runtime's array code, four times per paragraph.)
         pending.removeAllKeepingCapacity()
         pendingHead = 0
+        pendingReadsThrough = false
+        afterControl = false
         restart = 0
         scanEnd = 0
         scanIsFinal = false
@@ -532,6 +544,8 @@ struct ParagraphWrapper {
     /// paragraph again; false.
     private mutating func declineOnePass() -> Bool {
         pending.removeAll(keepingCapacity: true)
+        pendingReadsThrough = false
+        afterControl = false
         opportunities.removeAll(keepingCapacity: true)
         segmented = 0
         return false
@@ -656,10 +670,15 @@ struct ParagraphWrapper {
                     pending.append(Cluster(start: start + Int32(k), end: start + Int32(k + 1),
                                            width: Int32(DisplayWidth.asciiWidth(b)), kind: kind))
                 }
+                afterControl = bytes[bytes.count - 1] == 0x09
             } else {
                 // A space or tab before non-ASCII text comes through ICU, alone.
                 let kind: Kind = bytes.count == 1 && bytes[0] == 0x20 ? .space : bytes.count == 1 && bytes[0] == 0x09 ? .tab : .text
-                pending.append(Cluster(start: start, end: start + Int32(bytes.count), width: Int32(width), kind: kind))
+                let readThrough = Self.isReadThrough(bytes, afterControl: afterControl)
+                pending.append(Cluster(start: start, end: start + Int32(bytes.count), width: Int32(width), kind: kind,
+                                       readThrough: readThrough))
+                if readThrough { pendingReadsThrough = true }
+                afterControl = readThrough || kind == .tab
             }
         }
         segmented += consumed
@@ -673,7 +692,7 @@ struct ParagraphWrapper {
                                  breakers: LayoutBreakers) -> (Bool, Bool)? {
         if cutsAnywhere { return (true, false) }
         while !isKnown() {
-            let ahead = pendingHead + Self.lookaheadClusters
+            let ahead = lookaheadIndex()
             let lastKnown = pending.count - 1
             // Scan far enough to see the lookahead clusters (or everything, when the
             // paragraph is complete and they do not exist).
@@ -743,8 +762,54 @@ struct ParagraphWrapper {
 
     private func isKnown() -> Bool {
         if scanIsFinal { return true }
-        let ahead = pendingHead + Self.lookaheadClusters
+        let ahead = lookaheadIndex()
         return ahead < pending.count && Int(pending[ahead].end) <= scanEnd
+    }
+
+    /// The index in `pending` of the last of the ``lookaheadClusters`` clusters after the
+    /// next one to place, not counting those read through (at or past `pending.count`
+    /// when they are not all segmented yet). A rule's context may span any number of
+    /// them (LB25 reads `$(` then marks then a digit), so counting them would decide an
+    /// opportunity before its context arrived.
+    ///
+    /// - Complexity: O(1) unless clusters are read through; then O(k) in those skipped.
+    private func lookaheadIndex() -> Int {
+        guard pendingReadsThrough else { return pendingHead + Self.lookaheadClusters }
+        var k = pendingHead, counted = 0
+        while counted < Self.lookaheadClusters {
+            k += 1
+            if k >= pending.count { return k + Self.lookaheadClusters - counted - 1 }
+            if !pending[k].readThrough { counted += 1 }
+        }
+        return k
+    }
+
+    /// Whether the non-ASCII cluster `bytes` is read through by the line-break rules
+    /// (``Cluster/readThrough``): an invisible format control of class CM (a bidi mark,
+    /// embedding or isolate, an interlinear annotation or tag mark), or, after one or a
+    /// tab (`afterControl`), a mark or joiner that starts its cluster. More than ICU
+    /// reads through only delays a decision until more text is known.
+    static func isReadThrough(_ bytes: UnsafeBufferPointer<UInt8>, afterControl: Bool) -> Bool {
+        let b0 = bytes[0]
+        // (Their lead bytes; CJK, most letters and emoji are none of these.)
+        guard afterControl || b0 == 0xD8 || b0 == 0xE2 || b0 == 0xEF || b0 == 0xF3
+                || (b0 == 0xF0 && bytes.count > 1 && (bytes[1] == 0x9B || bytes[1] == 0x9D)) else { return false }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x206F, 0xFFF9...0xFFFB,
+             0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001:
+            return true
+        case 0x200D:
+            return afterControl
+        default:
+            guard afterControl else { return false }
+            let properties = ScalarProperties.of(scalar.value)
+            let category = properties.generalCategory
+            return category == ScalarProperties.nonSpacingMark || category == ScalarProperties.spacingMark
+                || category == ScalarProperties.enclosingMark || properties.isGraphemeExtend
+        }
     }
 
     private mutating func scan(_ text: UnsafeBufferPointer<UInt8>, to requested: Int, closed: Bool,

@@ -145,6 +145,11 @@ extension ParagraphFormat: CustomReflectable {
     var keyMask: UInt64 = .max
     /// The last two formats interned (0: none).
     private var last: Int32 = 0, previous: Int32 = 0
+    /// Where their boxes are: a format in the same box is one of them, known without
+    /// `==`, whose copy of the table's format retained and released its box (two atomic
+    /// operations per paragraph). The table holds those boxes, so no other box can
+    /// have their address.
+    private var lastBox: ObjectIdentifier?, previousBox: ObjectIdentifier?
     /// Formats interned lately, by where their box is in memory, each with its number: a
     /// format the renderer keeps (a quote's, a list item's) is found by its box, without
     /// a hash of its text. An entry holds its box, so no other box takes its address.
@@ -158,7 +163,14 @@ extension ParagraphFormat: CustomReflectable {
     ///
     /// - Complexity: O(p) in the format's prefix text (one hash).
     public mutating func intern(_ format: ParagraphFormat) -> Int32 {
-        if format.isPlain { return 0 }
+        guard let box = format.storage else { return 0 }
+        let identity = ObjectIdentifier(box)
+        if identity == lastBox { return last }
+        if identity == previousBox {
+            let id = previous
+            remember(id)
+            return id
+        }
         // A list's or a quote's lines come in a row, two formats often taking turns (an
         // item's first line and its other lines): comparing with the last two is
         // cheaper than any hash (four cost more than they found).
@@ -169,8 +181,8 @@ extension ParagraphFormat: CustomReflectable {
             return id
         }
         if seen.isEmpty { seen = .init(repeating: nil, count: 64) }
-        let slot = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(format.storage!)) >> 4) & (seen.count - 1)
-        if let entry = seen[slot], entry.format.storage === format.storage {
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: identity) >> 4) & (seen.count - 1)
+        if let entry = seen[slot], entry.format.storage === box {
             remember(entry.id)
             return entry.id
         }
@@ -217,7 +229,9 @@ extension ParagraphFormat: CustomReflectable {
     }
 
     private mutating func remember(_ id: Int32) {
-        if id != last { (previous, last) = (last, id) }
+        guard id != last else { return }
+        (previous, last) = (last, id)
+        (previousBox, lastBox) = (lastBox, formats[Int(id)].storage.map(ObjectIdentifier.init))
     }
 
     /// The format numbered `id`.
