@@ -674,11 +674,14 @@ struct ParagraphWrapper {
             } else {
                 // A space or tab before non-ASCII text comes through ICU, alone.
                 let kind: Kind = bytes.count == 1 && bytes[0] == 0x20 ? .space : bytes.count == 1 && bytes[0] == 0x09 ? .tab : .text
-                let readThrough = Self.isReadThrough(bytes, afterControl: afterControl)
-                pending.append(Cluster(start: start, end: start + Int32(bytes.count), width: Int32(width), kind: kind,
-                                       readThrough: readThrough))
-                if readThrough { pendingReadsThrough = true }
-                afterControl = readThrough || kind == .tab
+                // Those read through are of no width but U+FFF9-FFFB (EF BF): most clusters are
+                // ruled out by a compare or two, the rest out of line.
+                if width == 0 || afterControl || (bytes[0] == 0xEF && bytes.count > 2 && bytes[1] == 0xBF) {
+                    appendMaybeReadThrough(Cluster(start: start, end: start + Int32(bytes.count), width: Int32(width), kind: kind), bytes)
+                } else {
+                    pending.append(Cluster(start: start, end: start + Int32(bytes.count), width: Int32(width), kind: kind))
+                    if kind == .tab { afterControl = true }
+                }
             }
         }
         segmented += consumed
@@ -782,6 +785,16 @@ struct ParagraphWrapper {
             if !pending[k].readThrough { counted += 1 }
         }
         return k
+    }
+
+    /// Appends `cluster` (of `bytes`), read through or not (``isReadThrough(_:afterControl:)``).
+    @inline(never)
+    private mutating func appendMaybeReadThrough(_ cluster: Cluster, _ bytes: UnsafeBufferPointer<UInt8>) {
+        var cluster = cluster
+        cluster.readThrough = Self.isReadThrough(bytes, afterControl: afterControl)
+        pending.append(cluster)
+        if cluster.readThrough { pendingReadsThrough = true }
+        afterControl = cluster.readThrough || cluster.kind == .tab
     }
 
     /// Whether the non-ASCII cluster `bytes` is read through by the line-break rules

@@ -10,9 +10,10 @@ import Testing
                          "\u{301}", "\u{200D}", "\u{E0041}", "\u{94D}", "é"]
 
     /// `text` laid out whole, and as it grows to each of `cuts`, without the one-pass path.
-    static func lines(_ text: [UInt8], width: Int, cuts: [Int]) -> (whole: [VisualLine], growing: [VisualLine]) {
-        var whole = ParagraphWrapper(settings: LayoutSettings(width: width))
-        var growing = ParagraphWrapper(settings: LayoutSettings(width: width))
+    static func lines(_ text: [UInt8], width: Int, policy: WidthPolicy = .grapheme, cuts: [Int])
+        -> (whole: [VisualLine], growing: [VisualLine]) {
+        var whole = ParagraphWrapper(settings: LayoutSettings(width: width, policy: policy))
+        var growing = ParagraphWrapper(settings: LayoutSettings(width: width, policy: policy))
         growing.usesOnePass = false
         return (whole.layOutGrowing(text, cuts: [], breakers: LayoutBreakers()),
                 growing.layOutGrowing(text, cuts: cuts, breakers: LayoutBreakers()))
@@ -65,8 +66,9 @@ import Testing
                 cuts.append(c)
             }
             let width = [3, 5, 8, 13, 30].randomElement(using: &rng)!
-            let (whole, growing) = Self.lines(bytes, width: width, cuts: cuts)
-            #expect(growing == whole, "seed \(seed) round \(round) width \(width): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            let policy = [WidthPolicy.grapheme, .wcwidth, .scalars].randomElement(using: &rng)!
+            let (whole, growing) = Self.lines(bytes, width: width, policy: policy, cuts: cuts)
+            #expect(growing == whole, "seed \(seed) round \(round) width \(width) \(policy): \(text.unicodeScalars.map { String($0.value, radix: 16) })")
             if growing != whole { return }
         }
     }
