@@ -82,6 +82,9 @@ struct ParagraphWrapper {
     /// A restart is forced this far past R at an opportunity, or at any cluster.
     static let forcedRestartAtOpportunity = 64
     static let forcedRestartAnywhere = 256
+    /// ...at a cluster ICU reads from as in context (``readsAsInContext(_:at:)``) if one
+    /// comes within this many bytes more; else at any.
+    static let forcedRestartGrace = 64
     /// Scans look at least this far past R.
     static let scanWindow = 128
     /// A rescan waits until it can settle this many more clusters (deltas are a few
@@ -953,7 +956,9 @@ struct ParagraphWrapper {
         if q <= restart { return false }
         if isBreak && text[q - 1] == 0x20 {
             restart = q  // the scan from before stays valid: nothing before a space matters
-        } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity) || q - restart >= Self.forcedRestartAnywhere {
+        } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity)
+                    || (q - restart >= Self.forcedRestartAnywhere
+                        && (Self.readsAsInContext(text, at: q) || q - restart >= Self.forcedRestartAnywhere + Self.forcedRestartGrace)) {
             restart = q
             // At an opportunity the fast path's reading from q as the text's start is
             // its reading in context (a differential test checks every opportunity of
@@ -972,6 +977,23 @@ struct ParagraphWrapper {
             return true
         }
         return false
+    }
+
+    /// Whether the cluster at `q` starts with a letter, a digit, an ideograph or a Hangul
+    /// syllable: a scan from there finds what one from before it finds. Not so from a
+    /// hyphen (ICU keeps a hyphen at the text's start with the letter after it), a mark
+    /// or joiner, a slash, a closing bracket or a stop after a digit (a number goes on),
+    /// or a break-after character after a Hebrew letter (UAX #14's LB21a), which a
+    /// forced restart at any cluster used to land on (an ICU differential found them).
+    static func readsAsInContext(_ text: UnsafeBufferPointer<UInt8>, at q: Int) -> Bool {
+        let b = text[q]
+        if b < 0x80 { return (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= 0x30 && b <= 0x39) }
+        guard let (lineClass, _) = ASCIILineBreak.table.withUnsafeBufferPointer({ ASCIILineBreak.nonASCIIClass(text, at: q, $0) })
+        else { return false }
+        switch lineClass {
+        case .al, .nu, .id, .h2, .h3: return true
+        default: return false
+        }
     }
 
     // MARK: - Placing
