@@ -73,6 +73,34 @@ import Testing
         }
     }
 
+    /// Where a restart is forced at a cluster that is not an opportunity, it prefers one
+    /// `readsAsInContext` accepts: ICU's reading from there is its reading in context.
+    @Test func readingFromARestartThatReadsAsInContextIsReadingInContext() {
+        let seed = TestSeed.base(0x2EAD_C0DE)
+        var rng = SeededGenerator(seed: seed)
+        let icu = LineBreaker()
+        icu.usesASCIIFastPath = false
+        let alphabet = ["a", "Z", "é", "ω", "ж", "中", "가", "1", "42", "-", "\u{2010}", "/", ".", ",", ":", ";", ")", "]", "}",
+                        "(", "$", "%", "'", "\"", "!", "?", "|", "\u{AD}", "–", "—", "\u{301}", "\u{200D}", "א", "#", "+", "&", "_"]
+        var checked = 0
+        for iteration in 0..<3_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 2...16, using: &rng) { text += alphabet.randomElement(using: &rng)! }
+            let bytes = Array(text.utf8)
+            let all = icu.opportunities(in: text).map(\.offset)
+            bytes.withUnsafeBufferPointer { buffer in
+                for q in 1..<buffer.count where buffer[q] & 0xC0 != 0x80 && ParagraphWrapper.readsAsInContext(buffer, at: q) {
+                    let fromQ = icu.opportunities(in: String(decoding: bytes[q...], as: UTF8.self)).map { q + $0.offset }
+                    let expected = all.filter { $0 > q }
+                    #expect(fromQ == expected, "seed \(seed) iteration \(iteration): \(text.debugDescription) from \(q)")
+                    if fromQ != expected { return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 5_000, "\(checked)")
+    }
+
     @Test func whatIsReadThrough() {
         func check(_ text: String, afterControl: Bool) -> Bool {
             var copy = text
