@@ -269,6 +269,10 @@ struct ParagraphWrapper {
     /// Forced restarts that kept the scan, over the wrapper's life (tests check the
     /// case is exercised).
     private(set) var scansKeptAtRestarts = 0
+    /// Restarts forced where ICU may read otherwise than in context (no letter, digit or
+    /// ideograph within the grace: a run of marks): the lines may differ from ICU's over
+    /// the whole paragraph there (decision 0007; tests skip that comparison then).
+    private(set) var restartsOutOfContext = 0
 
     /// The most bytes segmented into clusters at a time between runs of printable ASCII
     /// (more than a cluster's most, ``GraphemeSegmenter/maximumClusterBytes``).
@@ -960,6 +964,9 @@ struct ParagraphWrapper {
         } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity)
                     || (q - restart >= Self.forcedRestartAnywhere
                         && (Self.readsAsInContext(text, at: q) || q - restart >= Self.forcedRestartAnywhere + Self.forcedRestartGrace)) {
+            if !isBreak && q - restart >= Self.forcedRestartAnywhere + Self.forcedRestartGrace && !Self.readsAsInContext(text, at: q) {
+                restartsOutOfContext += 1
+            }
             restart = q
             // At an opportunity the fast path's reading from q as the text's start is
             // its reading in context (a differential test checks every opportunity of
