@@ -681,9 +681,10 @@ struct ParagraphWrapper {
             } else {
                 // A space or tab before non-ASCII text comes through ICU, alone.
                 let kind: Kind = bytes.count == 1 && bytes[0] == 0x20 ? .space : bytes.count == 1 && bytes[0] == 0x09 ? .tab : .text
-                // Those read through are of no width but U+FFF9-FFFB (EF BF): most clusters are
+                // Those read through are of no width but U+FFF9-FFFB (EF BF) and U+3035: most clusters are
                 // ruled out by a compare or two, the rest out of line.
-                if width == 0 || afterControl || (bytes[0] == 0xEF && bytes.count > 2 && bytes[1] == 0xBF) {
+                if width == 0 || afterControl || (bytes[0] == 0xEF && bytes.count > 2 && bytes[1] == 0xBF)
+                    || (bytes[0] == 0xE3 && bytes.count > 2 && bytes[1] == 0x80 && bytes[2] == 0xB5) {
                     appendMaybeReadThrough(Cluster(start: start, end: start + Int32(bytes.count), width: Int32(width), kind: kind), bytes)
                 } else {
                     pending.append(Cluster(start: start, end: start + Int32(bytes.count), width: Int32(width), kind: kind))
@@ -805,21 +806,23 @@ struct ParagraphWrapper {
     }
 
     /// Whether the non-ASCII cluster `bytes` is read through by the line-break rules
-    /// (``Cluster/readThrough``): an invisible format control of class CM (a bidi mark,
-    /// embedding or isolate, an interlinear annotation or tag mark), or, after one or a
+    /// (``Cluster/readThrough``): a scalar of class CM that starts its own cluster (a bidi
+    /// mark, embedding or isolate, an interlinear annotation or tag mark, U+3035; a review
+    /// helper's scan of every code point against ICU 72 found no other), or, after one or a
     /// tab (`afterControl`), a mark or joiner that starts its cluster. More than ICU
     /// reads through only delays a decision until more text is known.
     static func isReadThrough(_ bytes: UnsafeBufferPointer<UInt8>, afterControl: Bool) -> Bool {
         let b0 = bytes[0]
         // (Their lead bytes; CJK, most letters and emoji are none of these.)
-        guard afterControl || b0 == 0xD8 || b0 == 0xE2 || b0 == 0xEF || b0 == 0xF3
+        guard afterControl || b0 == 0xD8 || b0 == 0xE2 || b0 == 0xE3 || b0 == 0xEF || b0 == 0xF3
                 || (b0 == 0xF0 && bytes.count > 1 && (bytes[1] == 0x9B || bytes[1] == 0x9D)) else { return false }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
         switch scalar.value {
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x206F, 0xFFF9...0xFFFB,
-             0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001:
+             0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001,
+             0x3035:  // (a kana repeat mark's lower half: class CM, yet a cluster of its own, two columns)
             return true
         case 0x200D:
             return afterControl

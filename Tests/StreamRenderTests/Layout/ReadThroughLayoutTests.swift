@@ -7,7 +7,7 @@ import Testing
 @Suite struct ReadThroughLayoutTests {
     static let pieces = ["$", "€", "%", "(", "[", "-", ".", ",", "/", "1", "42", "a", "word", " ", "  ", "\t", "中",
                          "\u{200E}", "\u{200F}", "\u{061C}", "\u{2066}", "\u{2069}", "\u{202B}", "\u{FFF9}", "\u{E0001}",
-                         "\u{301}", "\u{200D}", "\u{E0041}", "\u{94D}", "é"]
+                         "\u{301}", "\u{200D}", "\u{E0041}", "\u{94D}", "é", "\u{3035}"]
 
     /// `text` laid out whole, and as it grows to each of `cuts`, without the one-pass path.
     static func lines(_ text: [UInt8], width: Int, policy: WidthPolicy = .grapheme, cuts: [Int])
@@ -20,15 +20,15 @@ import Testing
     }
 
     @Test func aNumberAfterBidiMarksWrapsAsWhole() {
-        for marks in [0, 1, 4, 5, 12, 40] {
-            let text = Array(("aaaa bbbb $(" + String(repeating: "\u{200E}", count: marks) + "12345678").utf8)
+        for (mark, marks) in [0, 1, 4, 5, 12, 40].map({ ("\u{200E}", $0) }) + [("\u{3035}", 5), ("\u{3035}", 13)] {
+            let text = Array(("aaaa bbbb $(" + String(repeating: mark, count: marks) + "12345678").utf8)
             var starts: [Int] = []
             for k in text.indices where text[k] & 0xC0 != 0x80 && k > 0 { starts.append(k) }
             for width in [10, 12, 14] {
                 // Cut once at each scalar boundary, and at all of them.
                 for cuts in starts.map({ [$0] }) + [starts] {
                     let (whole, growing) = Self.lines(text, width: width, cuts: cuts)
-                    #expect(growing == whole, "\(marks) marks, width \(width), cuts \(cuts)")
+                    #expect(growing == whole, "\(marks) of \(mark.unicodeScalars.first!), width \(width), cuts \(cuts)")
                     if growing != whole { return }
                 }
             }
@@ -45,7 +45,7 @@ import Testing
                 if Bool.random(using: &rng) {
                     // A number's context (LB25) with marks without bases in it.
                     let marks = { (rng: inout SeededGenerator) in
-                        String(repeating: ["\u{200E}", "\u{2066}", "\u{200F}\u{301}"].randomElement(using: &rng)!,
+                        String(repeating: ["\u{200E}", "\u{2066}", "\u{200F}\u{301}", "\u{3035}"].randomElement(using: &rng)!,
                                count: Int.random(in: 0...9, using: &rng))
                     }
                     text += ["", "$", "€", "%"].randomElement(using: &rng)! + marks(&rng) + ["", "(", "-"].randomElement(using: &rng)!
@@ -109,6 +109,7 @@ import Testing
         #expect(check("\u{200E}", afterControl: false))
         #expect(check("\u{2069}", afterControl: false))
         #expect(check("\u{E0001}", afterControl: false))
+        #expect(check("\u{3035}", afterControl: false))
         #expect(!check("\u{301}", afterControl: false))
         #expect(check("\u{301}", afterControl: true))
         #expect(check("\u{200D}", afterControl: true))
