@@ -812,10 +812,6 @@ struct ParagraphWrapper {
     /// tab (`afterControl`), a mark or joiner that starts its cluster. More than ICU
     /// reads through only delays a decision until more text is known.
     static func isReadThrough(_ bytes: UnsafeBufferPointer<UInt8>, afterControl: Bool) -> Bool {
-        let b0 = bytes[0]
-        // (Their lead bytes; CJK, most letters and emoji are none of these.)
-        guard afterControl || b0 == 0xD8 || b0 == 0xE2 || b0 == 0xE3 || b0 == 0xEF || b0 == 0xF3
-                || (b0 == 0xF0 && bytes.count > 1 && (bytes[1] == 0x9B || bytes[1] == 0x9D)) else { return false }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
