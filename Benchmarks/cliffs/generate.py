@@ -15,6 +15,7 @@ Each class is about 1 MiB of text (the long line 10 MiB):
   emoji      a run of emoji: presentation, skin tones, ZWJ families, flags, keycaps
   combining  zalgo words: letters carrying 0-200 combining marks (past the 256-byte cluster cap)
   endless-combining  one letter followed by combining marks only
+  endless-bidi  "$(", then bidi marks and isolates only (some carrying a mark), then a number
   tiny       thousands of tiny paragraphs ("Yes.", blank line, "Sure thing.", ...)
   long-line  the prose with its line ends made spaces: one 10 MiB line (a paragraph)
   long-heading  the same as a heading ("# " first): one 1 MiB line no paragraph rule splits
@@ -93,6 +94,19 @@ def endless_combining(size, rng):
     return "e" + marks(rng, size // 2) + "\n"
 
 
+BIDI = ["\u200e", "\u200f", "\u2066", "\u2069", "\u061c", "\u200e\u0301", "\u200f\u035c"]
+
+
+def endless_bidi(size, rng):
+    # The line-break rules read through the whole run (LB9) to the number after it (LB25).
+    out, n = ["$("], 2
+    while n < size:
+        m = rng.choice(BIDI)
+        out.append(m)
+        n += len(m.encode())
+    return "".join(out) + "12\n"
+
+
 TINY = ["Yes.", "No.", "Sure thing.", "Done!", "OK", "Why?", "See above.", "Thanks, that works.", "1", "-"]
 
 
@@ -121,7 +135,7 @@ def long_heading(size, rng):
 CLASSES = {
     "prose": (prose, 1), "hex": (hex_text, 1), "base64": (base64_text, 1), "word": (word, 1),
     "cjk": (cjk, 1), "emoji": (emoji, 1), "combining": (combining, 1),
-    "endless-combining": (endless_combining, 1), "tiny": (tiny, 1), "long-line": (long_line, 10),
+    "endless-combining": (endless_combining, 1), "endless-bidi": (endless_bidi, 1), "tiny": (tiny, 1), "long-line": (long_line, 10),
     "long-heading": (long_heading, 1),
 }
 

@@ -26,7 +26,7 @@ MODES = {
     "sse-md": ("sse", []),
     "sse-live": ("sse", ["--output", "ansi", "--pace", "off", "--height", "24"]),
 }
-CLASSES = ["prose", "hex", "base64", "word", "cjk", "emoji", "combining", "endless-combining", "tiny", "long-line", "long-heading"]
+CLASSES = ["prose", "hex", "base64", "word", "cjk", "emoji", "combining", "endless-combining", "endless-bidi", "tiny", "long-line", "long-heading"]
 
 
 def cpu_seconds(argv, timeout):

@@ -75,6 +75,18 @@ uint32_t cicu_scalar_properties(uint32_t scalar) {
     return bits;
 }
 
+int32_t cicu_joins_line_before(uint32_t scalar) {
+    UChar32 c = (UChar32)scalar;
+    switch (u_getIntPropertyValue(c, UCHAR_LINE_BREAK)) {
+    case U_LB_COMBINING_MARK: case U_LB_ZWJ: return 1;
+    case U_LB_COMPLEX_CONTEXT: {
+        int8_t category = u_charType(c);
+        return category == U_NON_SPACING_MARK || category == U_COMBINING_SPACING_MARK;
+    }
+    default: return 0;
+    }
+}
+
 static uint32_t cicu_scalar_properties_uncached(uint32_t scalar) {
     UChar32 c = (UChar32)scalar;
     uint32_t bits = 0;
@@ -96,6 +108,7 @@ static uint32_t cicu_scalar_properties_uncached(uint32_t scalar) {
     case U_GCB_SPACING_MARK: gcb = u_getCombiningClass(c) == 9 ? CICU_GCB_UNKNOWN : CICU_GCB_SPACING_MARK; break;
     case U_GCB_ZWJ: gcb = CICU_GCB_ZWJ; break;
     case U_GCB_REGIONAL_INDICATOR: gcb = CICU_GCB_REGIONAL_INDICATOR; break;
+    case U_GCB_CONTROL: gcb = CICU_GCB_CONTROL; break;
     default: break;
     }
     bits |= gcb << CICU_PROP_GCB_SHIFT;

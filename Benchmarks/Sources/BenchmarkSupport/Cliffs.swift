@@ -42,7 +42,9 @@ extension Corpus {
         func marks(_ count: Int) -> String {
             String(String.UnicodeScalarView((0..<count).map { _ in Unicode.Scalar(0x300 + UInt32(mix.below(0x70)))! }))
         }
-        var emojiRun = "", zalgo = "", tiny = ""
+        var emojiRun = "", zalgo = "", tiny = "", bidi = "$("
+        let bidiMarks = ["\u{200E}", "\u{200F}", "\u{2066}", "\u{2069}", "\u{061C}", "\u{200E}\u{301}", "\u{200F}\u{35C}"]
+        while bidi.utf8.count < size { bidi += bidiMarks[mix.below(bidiMarks.count)] }
         while emojiRun.utf8.count < size { emojiRun += emoji[mix.below(emoji.count)] }
         while zalgo.utf8.count < size {
             for _ in 0..<(2 + mix.below(6)) { zalgo += String(Array("zalgohecomes")[mix.below(12)]) + marks(mix.below(201)) }
@@ -59,6 +61,8 @@ extension Corpus {
             CliffClass(name: "emoji", text: emojiRun + "\n"),
             CliffClass(name: "combining", text: zalgo + "\n"),
             CliffClass(name: "endless-combining", text: "e" + marks(size / 2) + "\n"),
+            // The line-break rules read through the whole run (LB9) to the number after it.
+            CliffClass(name: "endless-bidi", text: bidi + "12\n"),
             CliffClass(name: "tiny", text: tiny),
             // A paragraph (the fixture's first line is a heading; a heading line is
             // split only by the 16 KB forced split, measured by Benchmarks/cliffs).

@@ -42,6 +42,10 @@ int32_t cicu_breaker_boundaries(cicu_breaker *breaker,
 /// are kept in a small per-thread cache.
 uint32_t cicu_scalar_properties(uint32_t scalar);
 
+/// 1 when UAX #14's LB9 attaches `scalar` to what comes before it: line-break class CM
+/// or ZWJ, or SA with general category Mn or Mc (which LB1 resolves to CM); else 0.
+int32_t cicu_joins_line_before(uint32_t scalar);
+
 #define CICU_PROP_EAW_MASK            0x7u        ///< UEastAsianWidth: 0 N, 1 A, 2 H, 3 F, 4 Na, 5 W
 #define CICU_PROP_GC_SHIFT            3           ///< UCharCategory, 5 bits
 #define CICU_PROP_GC_MASK             0x1Fu
@@ -67,6 +71,7 @@ uint32_t cicu_scalar_properties(uint32_t scalar);
 #define CICU_GCB_ZWJ                  3u
 #define CICU_GCB_REGIONAL_INDICATOR   4u
 #define CICU_GCB_SPACING_MARK         5u
+#define CICU_GCB_CONTROL              6u          ///< not ASCII: a bidi mark, U+00AD, U+2028...
 
 /// The Unicode version ICU implements, as "major.minor.micro", in `buffer`.
 void cicu_unicode_version(char *buffer, int32_t capacity);

@@ -64,6 +64,10 @@ struct ParagraphWrapper {
         /// or what follows one): the line-break rules read through them (LB9), so they
         /// do not count among an opportunity's lookahead clusters.
         var readThrough = false
+        /// Read through, after a tab or a cluster read through: LB9 attaches it to what
+        /// precedes it (it is of class CM or ZWJ), so there is no opportunity before it,
+        /// whatever follows (``status(of:_:closed:breakers:)`` answers without a scan).
+        var joinsPrevious = false
     }
 
     /// A cluster placed on the current line.
@@ -99,6 +103,11 @@ struct ParagraphWrapper {
     /// Some cluster of `pending` is read through (``Cluster/readThrough``): the lookahead
     /// is counted cluster by cluster (mostly none is, and it is `pendingHead + 4`).
     private var pendingReadsThrough = false
+    /// ``lookaheadIndex()``'s walk, kept while clusters are read through: from
+    /// `walkHead` (the `pendingHead` it was made for) to `walkEnd`, `walkCounted`
+    /// clusters not read through after `walkHead`. The next walk goes on from there, so
+    /// a run of M clusters read through costs O(M), not a walk of the run per cluster.
+    private var walkHead = -1, walkEnd = 0, walkCounted = 0
     /// The last cluster segmented was a tab or read through: a mark or joiner that
     /// starts the next cluster has no base and is read through too.
     private var afterControl = false
@@ -170,6 +179,7 @@ struct ParagraphWrapper {
         pending.removeAllKeepingCapacity()
         pendingHead = 0
         pendingReadsThrough = false
+        walkHead = -1
         afterControl = false
         restart = 0
         scanEnd = 0
@@ -273,6 +283,9 @@ struct ParagraphWrapper {
     /// ideograph within the grace: a run of marks): the lines may differ from ICU's over
     /// the whole paragraph there (decision 0007; tests skip that comparison then).
     private(set) var restartsOutOfContext = 0
+    /// Bytes scanned for opportunities and steps of the lookahead's walk over clusters
+    /// read through, over the wrapper's life (tests bound them by the text's length).
+    private(set) var scannedBytes = 0, lookaheadSteps = 0
 
     /// The most bytes segmented into clusters at a time between runs of printable ASCII
     /// (more than a cluster's most, ``GraphemeSegmenter/maximumClusterBytes``).
@@ -319,6 +332,7 @@ struct ParagraphWrapper {
         }
         if pendingHead > 256 && pendingHead * 2 > pending.count {
             pending.removeFirst(pendingHead)
+            if walkHead >= pendingHead { walkHead -= pendingHead; walkEnd -= pendingHead } else { walkHead = -1 }
             pendingHead = 0
         }
     }
@@ -384,6 +398,7 @@ struct ParagraphWrapper {
                 // a run that places none leaves them and the segmentation as they were.)
                 pending.removeAll(keepingCapacity: true)
                 pendingHead = 0
+                walkHead = -1
             }
             let isSpace = text[q] == 0x20
             // `placeOnLine`'s cases for a cluster of one column, inline but for a wrap
@@ -552,6 +567,7 @@ struct ParagraphWrapper {
     private mutating func declineOnePass() -> Bool {
         pending.removeAll(keepingCapacity: true)
         pendingReadsThrough = false
+        walkHead = -1
         afterControl = false
         opportunities.removeAll(keepingCapacity: true)
         segmented = 0
@@ -703,6 +719,9 @@ struct ParagraphWrapper {
                                  breakers: LayoutBreakers) -> (Bool, Bool)? {
         if cutsAnywhere { return (true, false) }
         while !isKnown() {
+            // (Deciding it from a scan waited for the run's end and scanned past it again
+            // after every restart forced inside it: O(M²) in a run of M bidi marks.)
+            if c.joinsPrevious { return (false, false) }
             let ahead = lookaheadIndex()
             let lastKnown = pending.count - 1
             // Scan far enough to see the lookahead clusters (or everything, when the
@@ -725,6 +744,8 @@ struct ParagraphWrapper {
             opportunityCursor += 1
         }
         if opportunityCursor < opportunities.count && opportunities[opportunityCursor] == q {
+            // (What the answer without a scan above takes for granted; tests run with it.)
+            assert(!c.joinsPrevious, "an opportunity before a cluster LB9 attaches to the one before")
             return (true, isHardBreak(at: Int(q)))
         }
         return (false, false)
@@ -771,7 +792,7 @@ struct ParagraphWrapper {
         return low < sorted.count && Int(sorted[low]) == value
     }
 
-    private func isKnown() -> Bool {
+    private mutating func isKnown() -> Bool {
         if scanIsFinal { return true }
         let ahead = lookaheadIndex()
         return ahead < pending.count && Int(pending[ahead].end) <= scanEnd
@@ -783,16 +804,33 @@ struct ParagraphWrapper {
     /// them (LB25 reads `$(` then marks then a digit), so counting them would decide an
     /// opportunity before its context arrived.
     ///
-    /// - Complexity: O(1) unless clusters are read through; then O(k) in those skipped.
-    private func lookaheadIndex() -> Int {
-        guard pendingReadsThrough else { return pendingHead + Self.lookaheadClusters }
-        var k = pendingHead, counted = 0
-        while counted < Self.lookaheadClusters {
-            k += 1
-            if k >= pending.count { return k + Self.lookaheadClusters - counted - 1 }
-            if !pending[k].readThrough { counted += 1 }
+    /// - Complexity: O(1) unless clusters are read through; then amortized O(1) per
+    ///   cluster segmented or placed (the walk goes on from the last one's end).
+    @inline(__always)  // (per cluster: out of line, with the walk in it, it cost CJK 0.8%)
+    private mutating func lookaheadIndex() -> Int {
+        pendingReadsThrough ? walkedLookaheadIndex() : pendingHead + Self.lookaheadClusters
+    }
+
+    /// ``lookaheadIndex()`` where clusters are read through.
+    @inline(never)
+    private mutating func walkedLookaheadIndex() -> Int {
+        if walkHead != pendingHead {
+            if walkHead >= 0 && walkHead < pendingHead && pendingHead <= walkEnd {
+                // The head moved on inside the walk: what it passed is no longer after it.
+                for k in (walkHead + 1)...pendingHead where !pending[k].readThrough { walkCounted -= 1 }
+            } else {
+                walkEnd = pendingHead
+                walkCounted = 0
+            }
+            walkHead = pendingHead
         }
-        return k
+        while walkCounted < Self.lookaheadClusters {
+            if walkEnd + 1 >= pending.count { return walkEnd + Self.lookaheadClusters - walkCounted }
+            walkEnd += 1
+            lookaheadSteps += 1
+            if !pending[walkEnd].readThrough { walkCounted += 1 }
+        }
+        return walkEnd
     }
 
     /// Appends `cluster` (of `bytes`), read through or not (``isReadThrough(_:afterControl:)``).
@@ -800,6 +838,7 @@ struct ParagraphWrapper {
     private mutating func appendMaybeReadThrough(_ cluster: Cluster, _ bytes: UnsafeBufferPointer<UInt8>) {
         var cluster = cluster
         cluster.readThrough = Self.isReadThrough(bytes, afterControl: afterControl)
+        cluster.joinsPrevious = cluster.readThrough && afterControl
         pending.append(cluster)
         if cluster.readThrough { pendingReadsThrough = true }
         afterControl = cluster.readThrough || cluster.kind == .tab
@@ -809,8 +848,9 @@ struct ParagraphWrapper {
     /// (``Cluster/readThrough``): a scalar of class CM that starts its own cluster (a bidi
     /// mark, embedding or isolate, an interlinear annotation or tag mark, U+3035; a review
     /// helper's scan of every code point against ICU 72 found no other), or, after one or a
-    /// tab (`afterControl`), a mark or joiner that starts its cluster. More than ICU
-    /// reads through only delays a decision until more text is known.
+    /// tab (`afterControl`), a scalar LB9 attaches (class CM or ZWJ) that starts its
+    /// cluster. Each is of class CM or ZWJ, so after one or a tab it is never an
+    /// opportunity (``Cluster/joinsPrevious``).
     static func isReadThrough(_ bytes: UnsafeBufferPointer<UInt8>, afterControl: Bool) -> Bool {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
@@ -820,14 +860,11 @@ struct ParagraphWrapper {
              0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001,
              0x3035:  // (a kana repeat mark's lower half: class CM, yet a cluster of its own, two columns)
             return true
-        case 0x200D:
-            return afterControl
         default:
-            guard afterControl else { return false }
-            let properties = ScalarProperties.of(scalar.value)
-            let category = properties.generalCategory
-            return category == ScalarProperties.nonSpacingMark || category == ScalarProperties.spacingMark
-                || category == ScalarProperties.enclosingMark || properties.isGraphemeExtend
+            // (Marks of other classes, GL or BA, are not: LB9 attaches CM and ZWJ alone. A
+            // run of bidi marks each followed by U+035C waited for its end, as bidi marks
+            // alone did.)
+            return afterControl && ScalarProperties.joinsLineBefore(scalar.value)
         }
     }
 
@@ -841,6 +878,7 @@ struct ParagraphWrapper {
         hardBreaks.removeAll(keepingCapacity: true)
         opportunityCursor = 0
         let origin = restart
+        scannedBytes += end - origin
         scanWasFast = breakers.line.scanOpportunities(in: UnsafeBufferPointer(rebasing: text[origin..<end])) { offset, isHard in
             let at = origin + offset
             if at < end || final {

@@ -16,6 +16,12 @@ struct ScalarProperties: Sendable, Hashable {
         ScalarProperties(bits: cicu_scalar_properties(scalar))
     }
 
+    /// Whether UAX #14's rule LB9 attaches `scalar` to what precedes it: line-break class
+    /// CM or ZWJ, or SA of category Mn or Mc (which LB1 makes CM). Not cached: rare.
+    ///
+    /// - Complexity: O(1).
+    static func joinsLineBefore(_ scalar: UInt32) -> Bool { cicu_joins_line_before(scalar) != 0 }
+
     /// East Asian Width, as ICU numbers it: 0 N, 1 A, 2 H, 3 F, 4 Na, 5 W.
     @inlinable var eastAsianWidth: UInt32 { bits & 0x7 }
     @inlinable var isWideOrFullwidth: Bool { eastAsianWidth == 5 || eastAsianWidth == 3 }
@@ -35,7 +41,8 @@ struct ScalarProperties: Sendable, Hashable {
     /// Hangul_Syllable_Type: 0 NA, 1 L, 2 V, 3 T, 4 LV, 5 LVT.
     @inlinable var hangulSyllableType: UInt32 { (bits >> 16) & 0x7 }
     /// The grapheme class the segmenter's fast path knows (`CICU_GCB_*`): 1 Other, 2
-    /// Extend and 5 SpacingMark (neither a virama), 3 ZWJ, 4 Regional_Indicator, 0 the rest.
+    /// Extend and 5 SpacingMark (neither a virama), 3 ZWJ, 4 Regional_Indicator, 6
+    /// Control, 0 the rest.
     @inlinable var fastGraphemeClass: UInt32 { (bits >> 19) & 0x7 }
 
     // ICU UCharCategory values used by the width rules.

@@ -83,6 +83,7 @@ import Testing
         "\u{0915}\u{094D}\u{0937}", "क", "\u{094D}",                      // a conjunct, a consonant, a virama
         "\u{20E3}", "\u{0E31}", "\u{0ACD}", "👩", "🏳", "\u{1F3FB}",        // a keycap, a Thai mark, a virama, pictographs, a tone
         "🧑🏿‍💻", "🏳️‍🌈", "👩‍👩‍👧‍👦", "❤️", "1️⃣",                                  // whole emoji sequences
+        "\u{200E}", "\u{2066}", "\u{AD}", "\u{2028}", "\u{200B}", "\u{E0001}", "\u{200C}",  // controls that are not ASCII, ZWNJ
     ]
 
     @Test func randomStringsOfEveryBreakClassSegmentAsICUAloneDoes() {
@@ -106,8 +107,9 @@ import Testing
     @Test func longRunsOfJoiningScalarsSegmentAsICUAloneDoes() {
         let seed = TestSeed.base(0x5EED_0017)
         var rng = SeededGenerator(seed: seed)
-        let bases = ["a", "ж", "日", "👩", "🇫", "\u{301}", "\u{200D}", "क", "\u{1100}", " "]
-        let joiners = ["\u{301}", "\u{302}", "\u{0E31}", "\u{0903}", "\u{FE0F}", "\u{1F3FD}", "\u{200D}", "👩", "🇫", "\u{094D}", "\u{20E3}"]
+        let bases = ["a", "ж", "日", "👩", "🇫", "\u{301}", "\u{200D}", "क", "\u{1100}", " ", "\u{200E}", "\u{AD}"]
+        let joiners = ["\u{301}", "\u{302}", "\u{0E31}", "\u{0903}", "\u{FE0F}", "\u{1F3FD}", "\u{200D}", "👩", "🇫", "\u{094D}", "\u{20E3}",
+                       "\u{200F}", "\u{2069}"]
         var fastClusters = 0
         for round in 0..<300 {
             var text = ""
