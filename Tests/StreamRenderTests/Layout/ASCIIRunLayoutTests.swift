@@ -104,7 +104,7 @@ import TestSupport
             }
             if slow.count > 3 { multiLine += 1 }
         }
-        #expect(multiLine > 150)  // most paragraphs wrap: the runs are what is tested
+        #expect(multiLine > 150, "seed \(seed): \(multiLine)")  // most paragraphs wrap: the runs are what is tested
         #expect(fromRuns * 2 > bytes, "\(fromRuns) of \(bytes) bytes placed as runs")
     }
 

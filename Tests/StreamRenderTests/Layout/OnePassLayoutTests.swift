@@ -100,9 +100,9 @@ import TestSupport
             }
         }
         #expect(multiLine > 2_000)  // most paragraphs wrap: the one-pass path is what is tested
-        #expect(simpleLines > 9_000, "\(simpleLines)")  // (9,708 at seed 63)
+        #expect(simpleLines > 9_000, "seed \(seed): \(simpleLines)")  // (9,708 at seed 63)
         // Rare, and the reference is checked on the rest.
-        #expect(outOfContext < 200, "\(outOfContext) of 4,000 rounds not checked against the reference")
+        #expect(outOfContext < 200, "seed \(seed): \(outOfContext) of 4,000 rounds not checked against the reference")
     }
 
     @Test func theCasesTheOnePassLeavesGiveTheSameLines() {

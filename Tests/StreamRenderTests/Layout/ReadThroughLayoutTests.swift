@@ -131,7 +131,7 @@ import Testing
                 }
             }
         }
-        #expect(checked > 5_000, "\(checked)")
+        #expect(checked > 5_000, "seed \(seed): \(checked)")
     }
 
     /// A cluster read through after a tab or another one read through is never an

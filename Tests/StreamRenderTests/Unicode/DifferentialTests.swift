@@ -174,7 +174,7 @@ import Testing
                 }
             }
         }
-        #expect(checked > 100_000 && near > 1_000 && notNear > 1_000, "\(checked) \(near) \(notNear)")
+        #expect(checked > 100_000 && near > 1_000 && notNear > 1_000, "seed \(seed): \(checked) \(near) \(notNear)")
     }
 
     /// The layout keeps its scan when R is forced on to an opportunity because the fast
@@ -215,7 +215,7 @@ import Testing
                 }
             }
         }
-        #expect(checked > 50_000, "\(checked)")
+        #expect(checked > 50_000, "seed \(seed): \(checked)")
     }
 
     /// Every character of the fast path's ranges (made from ICU's data), in contexts
