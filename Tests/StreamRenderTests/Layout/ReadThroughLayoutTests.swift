@@ -19,6 +19,19 @@ import Testing
                 growing.layOutGrowing(text, cuts: cuts, breakers: LayoutBreakers()))
     }
 
+    /// Cuts of `bytes` between scalars, at most `longest` bytes apart.
+    static func randomCuts(_ bytes: [UInt8], longest: Int, using rng: inout SeededGenerator) -> [Int] {
+        var cuts: [Int] = []
+        var at = 0
+        while at < bytes.count {
+            at += Int.random(in: 1...longest, using: &rng)
+            var c = min(at, bytes.count)
+            while c < bytes.count && bytes[c] & 0xC0 == 0x80 { c -= 1 }
+            cuts.append(c)
+        }
+        return cuts
+    }
+
     @Test func aNumberAfterBidiMarksWrapsAsWhole() {
         for (mark, marks) in [0, 1, 4, 5, 12, 40].map({ ("\u{200E}", $0) }) + [("\u{3035}", 5), ("\u{3035}", 13)] {
             let text = Array(("aaaa bbbb $(" + String(repeating: mark, count: marks) + "12345678").utf8)
@@ -79,14 +92,7 @@ import Testing
                 text += String(repeating: piece, count: Int.random(in: 0..<3, using: &rng) == 0 ? Int.random(in: 1...8, using: &rng) : 1)
             }
             let bytes = Array(text.utf8)
-            var cuts: [Int] = []
-            var at = 0
-            while at < bytes.count {
-                at += Int.random(in: 1...12, using: &rng)
-                var c = min(at, bytes.count)
-                while c < bytes.count && bytes[c] & 0xC0 == 0x80 { c -= 1 }
-                cuts.append(c)
-            }
+            let cuts = Self.randomCuts(bytes, longest: 12, using: &rng)
             let width = [3, 5, 8, 13, 30].randomElement(using: &rng)!
             let policy = [WidthPolicy.grapheme, .wcwidth, .scalars].randomElement(using: &rng)!
             let (whole, growing) = Self.lines(bytes, width: width, policy: policy, cuts: cuts)
@@ -185,14 +191,7 @@ import Testing
             }
             text += ["12345678", " end", "a"].randomElement(using: &rng)!
             let bytes = Array(text.utf8)
-            var cuts: [Int] = []
-            var at = 0
-            while at < bytes.count {
-                at += Int.random(in: 1...40, using: &rng)
-                var c = min(at, bytes.count)
-                while c < bytes.count && bytes[c] & 0xC0 == 0x80 { c -= 1 }
-                cuts.append(c)
-            }
+            let cuts = Self.randomCuts(bytes, longest: 40, using: &rng)
             let width = [8, 13, 80].randomElement(using: &rng)!
             var whole = ParagraphWrapper(settings: LayoutSettings(width: width))
             whole.usesOnePass = false
