@@ -172,6 +172,9 @@
     /// tag, CommonMark's type 6), and no blank line came since: while the parse says the
     /// region ends in an HTML block, every line goes on in it (``continuesBlock``).
     private var regionOpensHTMLBlock = false
+    /// A region this long is checked for a new block only at ``nextCheck`` bytes.
+    static let checkedRegionBytes = 4 << 10
+    private var nextCheck = 0
     private var inline = InlineScanner()
     private var definitions: [UInt8] = []
     private var finals: [StyledLine] = []
@@ -650,6 +653,14 @@
         // region takes a few before its earlier items are made final.
         let batchedItem = !lastLineBlank && region.count < Self.listBatchBytes && Self.isListItem(line)
         if !blank && !batchedItem && !continuesBlock && (lastLineBlank || Self.mayStartBlock(line)) {
+            // A long region whose checks keep finding no new block is checked again only
+            // once it has grown by a quarter: its checks cost O(its length) in all, not a
+            // parse of all of it per line (lines of `<span` or of one-line comments took
+            // 30 s for 300 KB). Not cutting is safe: the region is rendered whole later.
+            if region.count >= Self.checkedRegionBytes && region.count < nextCheck {
+                addBounded(line, shape: nil)
+                return
+            }
             let (before, after, startsBlock) = shapes(adding: line)
             if let startsBlock {
                 cut(parsed: after.droppingLast())
@@ -672,7 +683,16 @@
                 start(line, continuing: .list(next: next))
                 return
             }
+            if region.count >= Self.checkedRegionBytes { nextCheck = region.count + region.count / 4 }
             addBounded(line, shape: after)
+            // A setext underline ends its heading, which nothing after it can change (but
+            // a link reference definition, for a `[` in it): final now, as an ATX heading
+            // is. (Kept open, `a`, `=` again and again cost a parse of the whole run per
+            // line: 30 KB took 19 s.)
+            if case .heading = after.last?.tag, !region.isEmpty, Self.isSetextUnderline(line),
+               !ByteSearch.contains(UInt8(ascii: "["), in: region) {
+                cutHolding()
+            }
             return
         }
         if !blank && allPlain && !lastLineBlank && region.count >= Self.splitThreshold && Self.isPlainLine(line)
@@ -989,6 +1009,7 @@
         regionHasList = false
         regionHasHTML = false
         regionOpensHTMLBlock = false
+        nextCheck = 0
     }
 
     private var listStart: Int? {
@@ -1292,6 +1313,15 @@
     }
 
     /// `#` to `######` after at most three spaces, then a space, a tab or the line's end.
+    static func isSetextUnderline(_ line: [UInt8]) -> Bool {
+        guard let k = blockStart(line), line[k] == UInt8(ascii: "=") || line[k] == UInt8(ascii: "-") else { return false }
+        let mark = line[k]
+        var j = k
+        while j < line.count && line[j] == mark { j += 1 }
+        while j < line.count && (line[j] == 0x20 || line[j] == 0x09) { j += 1 }
+        return j == line.count
+    }
+
     static func isATXHeading(_ line: [UInt8]) -> Bool {
         guard let k = blockStart(line), line[k] == UInt8(ascii: "#") else { return false }
         var j = k

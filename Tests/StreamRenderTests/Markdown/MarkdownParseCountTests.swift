@@ -34,6 +34,14 @@ import Testing
         case "table":
             return "Intro line.\n\n| name | value | note |\n|---|--:|---|\n"
                 + (1...300).map { "| row \($0) | value \($0 * 7) | a note with `code` |" }.joined(separator: "\n") + "\n\nAfter the table."
+        case "angle":
+            // Paragraph lines that start with `<` and one-line comments: each may start a
+            // block, none does (a comment after a comment goes on in its HTML block).
+            return "Before.\n\n" + (1...3000).map { ["<span a paragraph line \($0)", "<!-- comment \($0) -->"][($0 - 1) / 1500] }
+                .joined(separator: "\n") + "\n\nAfter."
+        case "setext":
+            return "Before.\n\n" + (1...300).map { ["Heading \($0)\n===", "Another *one*\nover two lines\n---", "a\n- "][$0 % 3] }
+                .joined(separator: "\n") + "\nAfter."
         case "html":
             // Lines that would start blocks anywhere else (`#`, `-`, `>`, `<`) are the
             // block's, up to the blank line.
@@ -49,16 +57,24 @@ import Testing
     /// them quadratic. A quote is parsed when it ends; a table's rows after its first
     /// ones are final one by one, each parsed with the header alone (a parse per row,
     /// each of a few lines: md4c reads about twice the text, not its square).
-    @Test(arguments: ["table", "quote", "html"])
+    @Test(arguments: ["table", "quote", "html", "setext", "angle"])
     func aLongBlockCostsAFewParsesNotOnePerLine(_ name: String) {
         let text = Self.longBlock(name)
         let (parses, bytes, lines) = Self.streamedCounting(text)
         if name == "table" {
             #expect(parses <= 300 + 20, "\(parses) parses for a 300-row table")
+        } else if name == "angle" {
+            // (Every line checked until the region is 4 KB, then at each quarter more.)
+            #expect(parses < 2 * 250 + 40, "\(parses) parses for 3,000 lines that may start blocks")
+        } else if name == "setext" {
+            // (Two small parses per heading, its region without and with its underline,
+            // which may be a paragraph's line: each of a few lines, not of all before.)
+            #expect(parses <= 2 * 300 + 20, "\(parses) parses for 300 setext headings")
         } else {
             #expect(parses < 20, "\(parses) parses for a 300-line \(name)")
         }
-        #expect(bytes < 3 * text.utf8.count, "md4c read \(bytes) bytes of a \(text.utf8.count)-byte \(name)")
+        // (Below 4 KB every line of "angle" is checked: up to about 0.7 MB of parsing.)
+        #expect(bytes < 4 * text.utf8.count + (name == "angle" ? 1_000_000 : 0), "md4c read \(bytes) bytes of a \(text.utf8.count)-byte \(name)")
         #expect(lines == Self.oneShot(text), "\(name)")
     }
 
@@ -80,6 +96,8 @@ import Testing
             "</table>\n# inside\n<p/>\n\ntext",
             "<p\n# inside",
             "> <div>\n> # inside\n# heading",
+            "a\n=\nb\n-\n- c\n---\n[x]\n===\n\n[x]: http://example.com\nd\n  ==  \ne\n= =\n|a|\n---\n",
+            "- item\nlazy\n---\ntext\n***\n> q\n---\nx\n    ---\n",
         ]
         for text in texts {
             let (_, lines) = Self.streamed(text)
