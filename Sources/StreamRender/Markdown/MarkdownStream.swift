@@ -1312,7 +1312,8 @@
         }
     }
 
-    /// `#` to `######` after at most three spaces, then a space, a tab or the line's end.
+    /// `=`s or `-`s (one kind, no space between) after at most three spaces, then only
+    /// spaces or tabs: after a paragraph's line, a setext heading's underline.
     static func isSetextUnderline(_ line: [UInt8]) -> Bool {
         guard let k = blockStart(line), line[k] == UInt8(ascii: "=") || line[k] == UInt8(ascii: "-") else { return false }
         let mark = line[k]
@@ -1322,6 +1323,7 @@
         return j == line.count
     }
 
+    /// `#` to `######` after at most three spaces, then a space, a tab or the line's end.
     static func isATXHeading(_ line: [UInt8]) -> Bool {
         guard let k = blockStart(line), line[k] == UInt8(ascii: "#") else { return false }
         var j = k

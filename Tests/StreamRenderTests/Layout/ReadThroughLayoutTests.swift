@@ -100,10 +100,7 @@ import Testing
             if growing != whole { return }
             // And as ICU breaks the whole paragraph (the reference), unless a restart was
             // forced out of context (decision 0007).
-            var wrapper = ParagraphWrapper(settings: LayoutSettings(width: width, policy: policy))
-            wrapper.usesOnePass = false
-            _ = wrapper.layOutGrowing(bytes, cuts: [], breakers: LayoutBreakers())
-            if wrapper.restartsOutOfContext == 0 {
+            if OnePassLayoutTests.restartsOutOfContext(bytes, width: width, policy: policy) == 0 {
                 let reference = ReferenceLayout.lines(bytes, settings: LayoutSettings(width: width, policy: policy))
                 #expect(whole == reference, "seed \(seed) round \(round) width \(width) \(policy) against the reference")
                 if whole != reference { return }
