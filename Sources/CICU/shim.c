@@ -59,19 +59,22 @@ int32_t cicu_breaker_boundaries(cicu_breaker *breaker,
 }
 
 /* The properties of recent scalars, per thread: nine ICU lookups a scalar were a
-   sixth of laying out emoji text, whose scalars repeat (so do an alphabet's). */
-enum { CICU_PROP_CACHE_SIZE = 512 };
-static _Thread_local struct { uint32_t key; uint32_t bits; } cicu_prop_cache[CICU_PROP_CACHE_SIZE];
-
-static uint32_t cicu_scalar_properties_uncached(uint32_t scalar);
+   sixth of laying out emoji text, whose scalars repeat (so do an alphabet's). Two
+   ways a set, by a multiplicative hash: with one way and `scalar ^ scalar >> 9`,
+   U+200F and U+061C (bidi marks) took one slot and evicted each other. */
+enum { CICU_PROP_CACHE_SETS = 256 };
+static _Thread_local struct { uint32_t key; uint32_t bits; } cicu_prop_cache[CICU_PROP_CACHE_SETS][2];
 
 uint32_t cicu_scalar_properties(uint32_t scalar) {
     /* key is the scalar + 1: a zeroed slot holds no scalar. */
-    uint32_t slot = (scalar ^ (scalar >> 9)) & (CICU_PROP_CACHE_SIZE - 1);
-    if (cicu_prop_cache[slot].key == scalar + 1) return cicu_prop_cache[slot].bits;
+    uint32_t set = (scalar * 0x9E3779B1u) >> 24;
+    if (cicu_prop_cache[set][0].key == scalar + 1) return cicu_prop_cache[set][0].bits;
+    if (cicu_prop_cache[set][1].key == scalar + 1) return cicu_prop_cache[set][1].bits;
     uint32_t bits = cicu_scalar_properties_uncached(scalar);
-    cicu_prop_cache[slot].key = scalar + 1;
-    cicu_prop_cache[slot].bits = bits;
+    /* The newest first; the one it replaces there moves to the second way. */
+    cicu_prop_cache[set][1] = cicu_prop_cache[set][0];
+    cicu_prop_cache[set][0].key = scalar + 1;
+    cicu_prop_cache[set][0].bits = bits;
     return bits;
 }
 
@@ -87,7 +90,7 @@ int32_t cicu_joins_line_before(uint32_t scalar) {
     }
 }
 
-static uint32_t cicu_scalar_properties_uncached(uint32_t scalar) {
+uint32_t cicu_scalar_properties_uncached(uint32_t scalar) {
     UChar32 c = (UChar32)scalar;
     uint32_t bits = 0;
     bits |= (uint32_t)u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH) & CICU_PROP_EAW_MASK;

@@ -41,6 +41,8 @@ int32_t cicu_breaker_boundaries(cicu_breaker *breaker,
 /// Property bits of one code point, packed (see CICU_PROP_* below); recent answers
 /// are kept in a small per-thread cache.
 uint32_t cicu_scalar_properties(uint32_t scalar);
+/// ``cicu_scalar_properties`` from ICU each time, past the cache (tests compare them).
+uint32_t cicu_scalar_properties_uncached(uint32_t scalar);
 
 /// 1 when UAX #14's LB9 attaches `scalar` to what comes before it: line-break class CM
 /// or ZWJ, or SA with general category Mn or Mc (which LB1 resolves to CM); else 0.

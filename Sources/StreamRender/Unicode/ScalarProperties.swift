@@ -16,6 +16,11 @@ struct ScalarProperties: Sendable, Hashable {
         ScalarProperties(bits: cicu_scalar_properties(scalar))
     }
 
+    /// ``of(_:)`` from ICU, past the cache of recent scalars (tests compare the two).
+    static func uncached(_ scalar: UInt32) -> ScalarProperties {
+        ScalarProperties(bits: cicu_scalar_properties_uncached(scalar))
+    }
+
     /// Whether UAX #14's rule LB9 attaches `scalar` to what precedes it: line-break class
     /// CM or ZWJ, or SA of category Mn or Mc (which LB1 makes CM). Not cached: rare.
     ///

@@ -45,6 +45,32 @@ import Testing
         #expect(checked > 100_000)
     }
 
+    /// The cache of recent scalars' properties (two ways a set) answers as ICU does,
+    /// however lookups interleave: small working sets drawn again and again, so scalars
+    /// of one set meet and evict each other (U+200F and U+061C shared a slot).
+    @Test func cachedScalarPropertiesAreICUs() {
+        let seed = TestSeed.base(0x5EED_0C4C)
+        var rng = SeededGenerator(seed: seed)
+        let planes: [ClosedRange<UInt32>] = [0...0x7FF, 0x2000...0x2BFF, 0x3000...0x9FFF, 0xFE00...0xFFFF, 0x1F000...0x1FAFF,
+                                             0x10000...0x10FFFF]
+        var checked = 0
+        for round in 0..<400 {
+            var working: [UInt32] = round == 0 ? [0x200F, 0x061C, 0x200E, 0x2066] : []
+            while working.count < Int.random(in: 2...40, using: &rng) {
+                working.append(UInt32.random(in: planes.randomElement(using: &rng)!, using: &rng))
+            }
+            for _ in 0..<200 {
+                let scalar = working.randomElement(using: &rng)!
+                guard ScalarProperties.of(scalar).bits == ScalarProperties.uncached(scalar).bits else {
+                    Issue.record("seed \(seed) round \(round): U+\(String(scalar, radix: 16, uppercase: true))")
+                    return
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == 80_000)
+    }
+
     @Test func eastAsianWideAndFullwidthAreTwoColumns() {
         var checked = 0
         for line in Fixtures.text("unicode/EastAsianWidth.txt").split(separator: "\n") {
