@@ -8,9 +8,35 @@ public enum Peers {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// mdflow's figures from `Benchmarks/compare/files` (RESULTS.md, 2026-11-25), CPU
-    /// seconds for its demo at 1 and 10 MiB: the comparison when mdflow is absent.
-    public static let recordedMdflowSeconds: [Int: Double] = [1: 0.047, 10: 0.45]
+    /// The documents of the comparison: mdflow's `assets/demo.md`, and LLM-style answers
+    /// with code, tables and CJK (the repository's answer fixtures joined, as
+    /// `Benchmarks/compare/files` joins them).
+    public enum Document: String, CaseIterable, Sendable {
+        case demo = "demo.md"
+        case answers
+
+        /// The document's bytes, once.
+        public var bytes: Data {
+            switch self {
+            case .demo:
+                return FileManager.default.contents(atPath: root.appendingPathComponent("Benchmarks/compare/inputs/mdflow-demo.md").path)!
+            case .answers:
+                let names = ["coding-answer.md", "multilingual.md", "python-dedupe.md", "sqlite-wal.md", "git-undo.md"]
+                let files = names.map { FileManager.default.contents(atPath: root.appendingPathComponent(
+                    "Tests/StreamRenderTests/Resources/answers/\($0)").path)! }
+                return files.dropFirst().reduce(into: files[0]) { $0.append(Data("\n\n".utf8)); $0.append($1) }
+            }
+        }
+    }
+
+    /// mdflow's figures, CPU seconds at 1 and 10 MiB: the comparison when mdflow is
+    /// absent. The demo's from `Benchmarks/compare/files` (RESULTS.md, 2026-11-25); the
+    /// answers' scaled from them by mdflow's answers / demo ratio measured side by side
+    /// on 2026-11-28 (0.53 at 1 MiB, 0.52 at 10 MiB: mdflow skips code blocks' colours).
+    public static let recordedMdflowSeconds: [Document: [Int: Double]] = [
+        .demo: [1: 0.047, 10: 0.45],
+        .answers: [1: 0.025, 10: 0.235],
+    ]
 
     /// mdflow from `MDFLOW` or where `Benchmarks/compare/files` builds it; nil if neither.
     public static var mdflow: String? {
@@ -19,17 +45,17 @@ public enum Peers {
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// mdflow's `assets/demo.md` repeated to `mebibytes` MiB (whole copies, then the
-    /// document cut at its last line end before the remainder, as mdflow's benchmark
-    /// does), in a temporary file.
-    public static func demoWorkload(mebibytes: Int, in directory: URL) -> String {
-        let demo = FileManager.default.contents(atPath: root.appendingPathComponent("Benchmarks/compare/inputs/mdflow-demo.md").path)!
+    /// `document` repeated to `mebibytes` MiB (whole copies, then the document cut at
+    /// its last line end before the remainder, as mdflow's benchmark does), in a
+    /// temporary file.
+    public static func workload(_ document: Document, mebibytes: Int, in directory: URL) -> String {
+        let source = document.bytes
         let target = mebibytes << 20
         var data = Data(capacity: target)
-        while data.count + demo.count <= target { data.append(demo) }
+        while data.count + source.count <= target { data.append(source) }
         let rest = target - data.count
-        if rest > 0, let cut = demo.prefix(rest).lastIndex(of: 0x0A) { data.append(demo.prefix(cut + 1)) }
-        let path = directory.appendingPathComponent("demo-\(mebibytes)MiB.md").path
+        if rest > 0, let cut = source.prefix(rest).lastIndex(of: 0x0A) { data.append(source.prefix(cut + 1)) }
+        let path = directory.appendingPathComponent("\(document.rawValue)-\(mebibytes)MiB.md").path
         precondition(FileManager.default.createFile(atPath: path, contents: data))
         return path
     }
