@@ -362,15 +362,21 @@ public struct HistoryLimits: Hashable, Sendable {
         }) {
             return startColumn
         }
+        // Styled output's line without a tab: the same, its runs walked in order (not
+        // looked up per run), with the style table read in place.
+        if !measures, let pen, document.withTextAndRuns(ofParagraph: number, { buf, runs in
+            let end = min(to, buf.count)
+            guard !ByteSearch.contains(0x09, in: UnsafeBufferPointer(rebasing: buf[from..<end])) else { return false }
+            Self.appendStyled(buf, from..<end, runs: runs, styles: document.styles, into: &out, pen: pen)
+            return true
+        }) {
+            return startColumn
+        }
         let paragraph = document[paragraph: number]
         let styles = document.styles
         return paragraph.text.withUnsafeBufferPointer { buf in
             let range = from..<min(to, buf.count)
-            // (Without a pen, text without a tab went out above.)
-            if let pen, !measures && !ByteSearch.contains(0x09, in: UnsafeBufferPointer(rebasing: buf[range])) {
-                Self.appendStyled(buf, range, of: paragraph, styles: styles, into: &out, pen: pen)
-                return startColumn
-            }
+            // (Text without a tab that needs no measuring went out above.)
             return settings.expandingTabs(buf, range, startColumn: startColumn, measure: { run in
                 var width = 0
                 _ = GraphemeSegmenter.segment(run, final: true, fast: true, policy: settings.policy,
@@ -388,6 +394,27 @@ public struct HistoryLimits: Hashable, Sendable {
                 }
                 Self.appendStyled(run, 0..<run.count, of: paragraph, origin: origin, styles: styles, into: &out, pen: pen)
             }
+        }
+    }
+
+    /// Appends `text[range]`, each run of one style after what switches to it: `runs` are
+    /// the paragraph's, walked from the one that holds `range`'s start (bytes past the
+    /// last run are plain, as `Paragraph.styleRun(at:)` says).
+    private static func appendStyled(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, runs: UnsafeBufferPointer<StyledDocument.StyleRun>,
+                                     styles: StyleTable, into out: inout [UInt8], pen: StylePen) {
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].end <= range.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        var r = lo, k = range.lowerBound
+        while k < range.upperBound {
+            while r < runs.count && runs[r].end <= k { r += 1 }  // (an empty run, were there one, as the lookup by offset passed it)
+            let (style, end) = r < runs.count ? (runs[r].style, runs[r].end) : (StyleID.plain, range.upperBound)
+            let stop = min(range.upperBound, end)
+            pen.change(to: style, in: styles, into: &out)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[k..<stop]))
+            k = stop
         }
     }
 

@@ -218,6 +218,19 @@ import DequeModule
         return paragraphs[k].text.withUnsafeBufferPointer { body($0, closed) }
     }
 
+    /// Calls `body` with the text and the style runs of paragraph `number`, read in place
+    /// (styled output's lines: a copy of the paragraph retained and released both arrays).
+    ///
+    /// - Precondition: `number` is in ``paragraphNumbers``.
+    /// - Complexity: O(1) plus `body`.
+    func withTextAndRuns<R>(ofParagraph number: Int,
+                            _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<StyleRun>) -> R) -> R {
+        let k = number - firstParagraph
+        return paragraphs[k].text.withUnsafeBufferPointer { text in
+            paragraphs[k].runs.withUnsafeBufferPointer { body(text, $0) }
+        }
+    }
+
     /// The position just after the last byte of text.
     public var endPosition: TextPosition {
         TextPosition(paragraph: firstParagraph + paragraphs.count - 1, offset: paragraphs[paragraphs.count - 1].text.count)
