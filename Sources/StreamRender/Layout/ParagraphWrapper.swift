@@ -118,6 +118,10 @@ struct ParagraphWrapper {
     private var scanIsFinal = false
     /// The scan was the line breaker's fast path (``ASCIILineBreak``), not ICU.
     private var scanWasFast = false
+    /// R was last forced on at a cluster that is no opportunity: the text has gone
+    /// ``forcedRestartAnywhere`` bytes without one, and the next scan reads as far as R
+    /// can be forced on again at once (``farScanEnd(knownEnd:)``).
+    private var restartWasForced = false
     private var opportunities: [Int32] = []
     /// The mandatory ones among them (after a line separator: rare in a paragraph).
     private var hardBreaks: [Int32] = []
@@ -185,6 +189,7 @@ struct ParagraphWrapper {
         scanEnd = 0
         scanIsFinal = false
         scanWasFast = false
+        restartWasForced = false
         opportunities.removeAllKeepingCapacity()
         hardBreaks.removeAllKeepingCapacity()
         opportunityCursor = 0
@@ -276,6 +281,9 @@ struct ParagraphWrapper {
     var usesASCIIRuns = true
     /// Testing switch: false rescans at every forced restart (``moveRestart(past:isBreak:_:)``).
     var keepsScansAtRestarts = true
+    /// Testing switch: false grows the first scan after a restart forced past no
+    /// opportunity from ``scanWindow`` as after any restart (``farScanEnd(knownEnd:)``).
+    var scansReachAfterForcedRestarts = true
     /// Forced restarts that kept the scan, over the wrapper's life (tests check the
     /// case is exercised).
     private(set) var scansKeptAtRestarts = 0
@@ -421,6 +429,7 @@ struct ParagraphWrapper {
             if q > restart {
                 if isBreak && text[q - 1] == 0x20 {
                     restart = q
+                    restartWasForced = false
                 } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity) || q - restart >= Self.forcedRestartAnywhere {
                     if moveRestart(past: Cluster(start: Int32(q), end: Int32(q + 1), width: 1, kind: .text), isBreak: isBreak, text) {
                         next = nil
@@ -758,8 +767,13 @@ struct ParagraphWrapper {
     /// rescanned from R for every cluster of a word with no opportunity: 256 bytes of
     /// scanning per byte of a long hex string.)
     private func farScanEnd(knownEnd: Int) -> Int {
-        let grown = scanEnd > restart ? restart + 2 * (scanEnd - restart) : restart + Self.scanWindow
-        return min(knownEnd, grown, restart + Self.forcedRestartAnywhere + Self.scanWindow)
+        let reach = restart + Self.forcedRestartAnywhere + Self.scanWindow
+        // After a restart forced past no opportunity, the text likely goes on without
+        // one: growing the scan again from a window rescanned each run's first bytes
+        // three times (a third of a run of bidi marks' time in ICU's line breaker).
+        let grown = scanEnd > restart ? restart + 2 * (scanEnd - restart)
+            : restartWasForced && scansReachAfterForcedRestarts ? reach : restart + Self.scanWindow
+        return min(knownEnd, grown, reach)
     }
 
     /// Scans from R to `needed` (at least ``scanWindow`` past R), where a run of a
@@ -998,6 +1012,7 @@ struct ParagraphWrapper {
         if q <= restart { return false }
         if isBreak && text[q - 1] == 0x20 {
             restart = q  // the scan from before stays valid: nothing before a space matters
+            restartWasForced = false
         } else if (isBreak && q - restart >= Self.forcedRestartAtOpportunity)
                     || (q - restart >= Self.forcedRestartAnywhere
                         && (Self.readsAsInContext(text, at: q) || q - restart >= Self.forcedRestartAnywhere + Self.forcedRestartGrace)) {
@@ -1005,6 +1020,7 @@ struct ParagraphWrapper {
                 restartsOutOfContext += 1
             }
             restart = q
+            restartWasForced = !isBreak
             // At an opportunity the fast path's reading from q as the text's start is
             // its reading in context (a differential test checks every opportunity of
             // random texts): the scan from before stays valid. Emoji and CJK, with an

@@ -60,4 +60,53 @@ import TestSupport
         }
         #expect(kept > 1_000, "seed \(seed): only \(kept) scans kept")
     }
+
+    /// After R is forced on past no opportunity, the first scan reads as far as R can be
+    /// forced on again (`ParagraphWrapper.farScanEnd`): the same lines as a scan grown
+    /// from a window, whole and in random pieces, for paragraphs without spaces; and
+    /// long runs without opportunities (hex for the fast path, bidi marks for ICU's)
+    /// are scanned a quarter less at least (three windows from each restart were).
+    @Test func aScanAfterAForcedRestartReadsItsReachAtOnce() {
+        let seed = TestSeed.base(0x4EE9_5CA5)
+        var rng = SeededGenerator(seed: seed)
+        func layOut(_ text: [UInt8], width: Int, reach: Bool, cuts: [Int]) -> (lines: [VisualLine], scanned: Int) {
+            var wrapper = ParagraphWrapper(settings: LayoutSettings(width: width))
+            wrapper.usesOnePass = false
+            wrapper.scansReachAfterForcedRestarts = reach
+            let lines = wrapper.layOutGrowing(text, cuts: cuts, breakers: LayoutBreakers())
+            return (lines, wrapper.scannedBytes)
+        }
+        for round in 0..<200 {
+            var text = Self.randomParagraph(using: &rng)
+            if round % 4 == 0 {
+                // A run of bidi marks, some with a mark after them (ICU reads it).
+                text += (0..<Int.random(in: 200...2_000, using: &rng)).map { _ in
+                    ["\u{200E}", "\u{2066}", "\u{200F}\u{301}", "\u{200E}\u{35C}"].randomElement(using: &rng)!
+                }.joined()
+            }
+            let bytes = Array(text.utf8)
+            var cuts: [Int] = []
+            if round % 2 == 1 {
+                var at = 0
+                while at < bytes.count { at += Int.random(in: 1...40, using: &rng); cuts.append(at) }
+                cuts = cuts.map { var c = $0; while c < bytes.count && bytes[c] & 0xC0 == 0x80 { c -= 1 }; return c }
+            }
+            let width = [1, 3, 20, 80].randomElement(using: &rng)!
+            let grown = layOut(bytes, width: width, reach: false, cuts: cuts)
+            let reaching = layOut(bytes, width: width, reach: true, cuts: cuts)
+            #expect(reaching.lines == grown.lines, "seed \(seed) round \(round) width \(width) cuts \(cuts.count)")
+            if reaching.lines != grown.lines { return }
+        }
+        for text in [String(repeating: "0123456789abcdef", count: 4_000),
+                     "$(" + String(repeating: "\u{200E}\u{2066}\u{200F}\u{301}\u{2069}\u{200E}\u{35C}", count: 3_000)] {
+            let bytes = Array(text.utf8)
+            let grown = layOut(bytes, width: 80, reach: false, cuts: [])
+            let reaching = layOut(bytes, width: 80, reach: true, cuts: [])
+            #expect(reaching.lines == grown.lines)
+            // (Hex is cut every 256 bytes and scanned 384 past each cut: 1.5x, against 3x;
+            // the marks' run 2.3x against 3.5x: some of its marks end at opportunities.)
+            #expect(reaching.scanned * 4 < grown.scanned * 3, "scanned \(reaching.scanned) of \(bytes.count), grown \(grown.scanned)")
+            #expect(text.hasPrefix("$") || reaching.scanned <= bytes.count * 8 / 5, "scanned \(reaching.scanned) of \(bytes.count)")
+        }
+    }
 }
