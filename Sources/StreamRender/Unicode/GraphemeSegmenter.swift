@@ -215,23 +215,28 @@ public struct GraphemeSegmenter {
                         if afterSimple != nil {
                             // (Not known to be Other: Hangul syllables are LV or LVT.)
                             isOther = nil
-                        } else if (isOther ?? Self.graphemeBreakIsOther(scalar)) && Self.graphemeBreakIsOther(after) {
-                            isOther = true
                         } else {
-                            // Marks, joiners, skin tones, selectors, flags: their rules
-                            // read back no further than the cluster's start, a certain
-                            // boundary here, so most clusters with them are cut here.
-                            let found = fastCluster(buf, from: i, end: end, closed: closed)
-                            guard case .end(let clusterEnd) = found else {
-                                if found == .waits { return i }
-                                break
+                            let kind = isOther == true ? CICU_GCB_OTHER : Self.fastGraphemeKind(scalar).0
+                            if kind == CICU_GCB_OTHER && Self.graphemeBreakIsOther(after) {
+                                isOther = true
+                            } else {
+                                // A control that is not ASCII (a bidi mark) is a cluster alone
+                                // (GB4, GB5): known from its class, without `fastCluster`'s walk.
+                                // Marks, joiners, skin tones, selectors, flags: their rules
+                                // read back no further than the cluster's start, a certain
+                                // boundary here, so most clusters with them are cut here.
+                                let found = kind == CICU_GCB_CONTROL ? .end(next) : fastCluster(buf, from: i, end: end, closed: closed)
+                                guard case .end(let clusterEnd) = found else {
+                                    if found == .waits { return i }
+                                    break
+                                }
+                                let cluster = UnsafeBufferPointer(rebasing: buf[i..<clusterEnd])
+                                emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy), false)
+                                i = clusterEnd
+                                isOther = nil
+                                nextSimple = -1
+                                continue
                             }
-                            let cluster = UnsafeBufferPointer(rebasing: buf[i..<clusterEnd])
-                            emit(cluster, DisplayWidth.ofCluster(cluster, policy: policy), false)
-                            i = clusterEnd
-                            isOther = nil
-                            nextSimple = -1
-                            continue
                         }
                     } else if !closed {
                         return i  // (the run's end is the buffer's: the last scalar waits)
