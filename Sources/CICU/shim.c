@@ -115,6 +115,7 @@ uint32_t cicu_scalar_properties_uncached(uint32_t scalar) {
     default: break;
     }
     bits |= gcb << CICU_PROP_GCB_SHIFT;
+    if (cicu_joins_line_before(scalar)) bits |= CICU_PROP_JOINS_LINE_BEFORE;
     return bits;
 }
 

@@ -63,6 +63,7 @@ int32_t cicu_joins_line_before(uint32_t scalar);
 #define CICU_PROP_HST_MASK            0x7u
 #define CICU_PROP_GCB_SHIFT           19          ///< the fast grapheme class, 3 bits (CICU_GCB_*)
 #define CICU_PROP_GCB_MASK            0x7u
+#define CICU_PROP_JOINS_LINE_BEFORE   (1u << 22)  ///< cicu_joins_line_before's answer (UAX #14's LB9)
 /// Grapheme_Cluster_Break as the segmenter's fast path uses it: Other; Extend and
 /// SpacingMark that are not viramas (canonical combining class 9: Unicode 15.1's
 /// conjunct rule GB9c joins across a virama); ZWJ; Regional_Indicator; anything

@@ -866,10 +866,10 @@ struct ParagraphWrapper {
     /// cluster. Each is of class CM or ZWJ, so after one or a tab it is never an
     /// opportunity (``Cluster/joinsPrevious``).
     static func isReadThrough(_ bytes: UnsafeBufferPointer<UInt8>, afterControl: Bool) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
-        switch scalar.value {
+        // (Valid UTF-8: the cluster's first scalar read directly, not through a decoder.)
+        guard !bytes.isEmpty else { return false }
+        let scalar = DisplayWidth.decodeScalar(bytes, at: 0).0
+        switch scalar {
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x206F, 0xFFF9...0xFFFB,
              0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001,
              0x3035:  // (a kana repeat mark's lower half: class CM, yet a cluster of its own, two columns)
@@ -878,7 +878,7 @@ struct ParagraphWrapper {
             // (Marks of other classes, GL or BA, are not: LB9 attaches CM and ZWJ alone. A
             // run of bidi marks each followed by U+035C waited for its end, as bidi marks
             // alone did.)
-            return afterControl && ScalarProperties.joinsLineBefore(scalar.value)
+            return afterControl && ScalarProperties.joinsLineBefore(scalar)
         }
     }
 

@@ -22,10 +22,14 @@ struct ScalarProperties: Sendable, Hashable {
     }
 
     /// Whether UAX #14's rule LB9 attaches `scalar` to what precedes it: line-break class
-    /// CM or ZWJ, or SA of category Mn or Mc (which LB1 makes CM). Not cached: rare.
+    /// CM or ZWJ, or SA of category Mn or Mc (which LB1 makes CM). Cached with the rest
+    /// (a run of bidi marks with marks after them asked ICU for each mark).
     ///
     /// - Complexity: O(1).
-    static func joinsLineBefore(_ scalar: UInt32) -> Bool { cicu_joins_line_before(scalar) != 0 }
+    static func joinsLineBefore(_ scalar: UInt32) -> Bool { of(scalar).joinsLineBefore }
+
+    /// ``joinsLineBefore(_:)`` of this scalar.
+    @inlinable var joinsLineBefore: Bool { bits & (1 << 22) != 0 }
 
     /// East Asian Width, as ICU numbers it: 0 N, 1 A, 2 H, 3 F, 4 Na, 5 W.
     @inlinable var eastAsianWidth: UInt32 { bits & 0x7 }
