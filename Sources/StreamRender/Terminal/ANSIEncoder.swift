@@ -166,6 +166,36 @@ public struct ANSIEncoder: Sendable {
         cursor = (row, width)
     }
 
+    /// ``writeNewRow(_:_:wrapsAbove:styles:into:)`` for a row of `text` alone, from
+    /// column 0: bytes of a paragraph starting at its offset `origin`, in the styles of
+    /// its `runs`, up to the row's last cell that is not a plain blank (`columns` wide);
+    /// the row does not go on by the terminal's wrap. The bytes are those of the row's
+    /// cells (a final row of simple text, written without gathering its cells first).
+    ///
+    /// - Complexity: O(n + log r) in the bytes and the paragraph's runs.
+    mutating func writeNewTextRow(_ row: Int, width: Int, text: UnsafeBufferPointer<UInt8>, origin: Int,
+                                  runs: UnsafeBufferPointer<StyledDocument.StyleRun>, columns: Int, wrapsAbove: Bool,
+                                  styles: StyleTable, into out: inout [UInt8]) {
+        guard columns > 0 else { return }
+        if wrapsAbove { takeTerminalWrap(to: row, width: width) }
+        moveToNewRow(row, width: width, styles: styles, into: &out)
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].end <= origin { lo = mid + 1 } else { hi = mid }
+        }
+        var r = lo, k = 0
+        while k < text.count {
+            let (style, end) = r < runs.count ? (runs[r].style, runs[r].end - origin) : (StyleID.plain, text.count)
+            let stop = min(text.count, end)
+            setCellPen(style, styles: styles, into: &out)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[k..<stop]))
+            k = stop
+            r += 1
+        }
+        cursor = (row, min(width, columns))
+    }
+
     /// Moves to `column` of `row` unless the cursor is there (it mostly is).
     ///
     /// - Complexity: O(1) plus the bytes written.

@@ -118,6 +118,7 @@ import Testing
                 }
                 let diffed = run(.diffed)
                 #expect(run(.direct) == diffed, "width \(width) \(policy)")
+                #expect(run(.cells) == diffed, "width \(width) \(policy)")
                 #expect(run(.fromFrame) == diffed, "width \(width) \(policy)")
             }
         }
@@ -153,7 +154,7 @@ import Testing
                                 markdown: markdown, how: how, frameAt: frameAt, status: status, resize: resize)
                 }
                 let diffed = run(.diffed)
-                for how in [InlineView.NewRows.fromFrame, .direct] {
+                for how in [InlineView.NewRows.fromFrame, .cells, .direct] {
                     let got = run(how)
                     let first = zip(got, diffed).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                     #expect(first == nil && got.count == diffed.count,
