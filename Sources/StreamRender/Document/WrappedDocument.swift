@@ -397,24 +397,13 @@ public struct HistoryLimits: Hashable, Sendable {
         }
     }
 
-    /// Appends `text[range]`, each run of one style after what switches to it: `runs` are
-    /// the paragraph's, walked from the one that holds `range`'s start (bytes past the
-    /// last run are plain, as `Paragraph.styleRun(at:)` says).
+    /// Appends `text[range]`, each run of one style (of the paragraph's `runs`) after what
+    /// switches to it.
     private static func appendStyled(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, runs: UnsafeBufferPointer<StyledDocument.StyleRun>,
                                      styles: StyleTable, into out: inout [UInt8], pen: StylePen) {
-        var lo = 0, hi = runs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if runs[mid].end <= range.lowerBound { lo = mid + 1 } else { hi = mid }
-        }
-        var r = lo, k = range.lowerBound
-        while k < range.upperBound {
-            while r < runs.count && runs[r].end <= k { r += 1 }  // (an empty run, were there one, as the lookup by offset passed it)
-            let (style, end) = r < runs.count ? (runs[r].style, runs[r].end) : (StyleID.plain, range.upperBound)
-            let stop = min(range.upperBound, end)
+        StyledDocument.StyleRun.forEachPiece(of: range, in: runs) { piece, style in
             pen.change(to: style, in: styles, into: &out)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[k..<stop]))
-            k = stop
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[piece]))
         }
     }
 

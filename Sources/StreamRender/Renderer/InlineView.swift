@@ -386,12 +386,8 @@ public struct InlineView {
 
     /// The style of the byte at `offset` of a paragraph with `runs` (plain past them).
     private static func style(at offset: Int, in runs: UnsafeBufferPointer<StyledDocument.StyleRun>) -> StyleID {
-        var lo = 0, hi = runs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if runs[mid].end <= offset { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < runs.count ? runs[lo].style : .plain
+        let k = StyledDocument.StyleRun.index(holding: offset, in: runs)
+        return k < runs.count ? runs[k].style : .plain
     }
 
     /// Re-wraps at a new width and height and repaints the live region; final lines

@@ -179,19 +179,9 @@ public struct ANSIEncoder: Sendable {
         guard columns > 0 else { return }
         if wrapsAbove { takeTerminalWrap(to: row, width: width) }
         moveToNewRow(row, width: width, styles: styles, into: &out)
-        var lo = 0, hi = runs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if runs[mid].end <= origin { lo = mid + 1 } else { hi = mid }
-        }
-        var r = lo, k = 0
-        while k < text.count {
-            let (style, end) = r < runs.count ? (runs[r].style, runs[r].end - origin) : (StyleID.plain, text.count)
-            let stop = min(text.count, end)
+        StyledDocument.StyleRun.forEachPiece(of: origin..<origin + text.count, in: runs) { piece, style in
             setCellPen(style, styles: styles, into: &out)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[k..<stop]))
-            k = stop
-            r += 1
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[(piece.lowerBound - origin)..<(piece.upperBound - origin)]))
         }
         cursor = (row, min(width, columns))
     }

@@ -139,6 +139,37 @@ import DequeModule
                 runs.append(StyleRun(end: end, style: style))
             }
         }
+
+        /// The index of the run that holds `offset` (`runs.count` past the last).
+        ///
+        /// - Complexity: O(log r) in the runs.
+        static func index(holding offset: Int, in runs: UnsafeBufferPointer<StyleRun>) -> Int {
+            var lo = 0, hi = runs.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if runs[mid].end <= offset { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+
+        /// Calls `body` with each piece of `range` (offsets the runs cover) in one style, in
+        /// order: the runs walked from the one that holds its start (plain past the last),
+        /// one lookup for all (styled lines looked each run up by offset).
+        ///
+        /// - Complexity: O(n + log r) in the pieces and the runs.
+        static func forEachPiece(of range: Range<Int>, in runs: UnsafeBufferPointer<StyleRun>,
+                                 _ body: (_ piece: Range<Int>, _ style: StyleID) -> Void) {
+            var r = index(holding: range.lowerBound, in: runs), k = range.lowerBound
+            while k < range.upperBound {
+                let (style, end) = r < runs.count ? (runs[r].style, runs[r].end) : (StyleID.plain, range.upperBound)
+                let stop = min(range.upperBound, end)
+                if stop > k {  // (an empty run, were there one, has no piece: the lookup by offset passed it)
+                    body(k..<stop, style)
+                    k = stop
+                }
+                r += 1
+            }
+        }
     }
 
     /// A paragraph longer than this without a line end is split (at a scalar boundary).
