@@ -22,10 +22,45 @@ import FuzzSupport
 //   input not being valid UTF-8. A deliberate leniency, documented on JSONReader
 //   (a renderer shows damaged text rather than drop an event).
 //
+// - Foundation reads a value only when asked, and never one a later duplicate key
+//   replaced: a number out of Double's range there is accepted (`{"":5e600,"":7}`;
+//   anywhere else both reject it). Recognised by making such numbers `0` (outside
+//   strings): the reader must then accept the document and read Foundation's value.
+//
 // Agreements the fuzzer relies on (checked by JSONReaderTests): top-level scalars
 // accepted by both, duplicate keys accepted by both (the last one wins), lone
 // surrogate escapes rejected by both, nesting to depth 512 accepted and deeper
 // rejected by both, numbers out of Double's range rejected by both.
+
+/// The document with every number no Double can hold (outside strings) made `0`.
+func zeroingOutOfRangeNumbers(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    var out: [UInt8] = []
+    var inString = false, escaped = false
+    var i = 0
+    while i < bytes.count {
+        let b = bytes[i]
+        if inString {
+            if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+        } else if b == UInt8(ascii: "\"") {
+            inString = true
+        } else if b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39) {
+            var j = i + 1
+            while j < bytes.count, case let c = bytes[j], (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
+                    || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") { j += 1 }
+            let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<j]), as: UTF8.self)
+            if let value = Double(literal), !value.isFinite {
+                out.append(UInt8(ascii: "0"))
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<j]))
+            }
+            i = j
+            continue
+        }
+        out.append(b)
+        i += 1
+    }
+    return out
+}
 
 /// The document with every comma that is followed (after whitespace) by `]` or `}`
 /// removed, outside strings.
@@ -131,7 +166,7 @@ public func fuzz(_ d: UnsafePointer<UInt8>, _ n: Int) -> CInt {
             fuzzFailure("values differ on \(show(bytes)):\n  JSONReader \(a.description.prefix(300))\n  Foundation \(b.description.prefix(300))")
         }
         return 0
-    case (nil, _?):
+    case (nil, let theirs?):
         if bytes.contains(0) || bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF])
             || bytes.starts(with: [0xFF, 0xFE]) {
             return 0  // Foundation's encoding detection
@@ -140,6 +175,14 @@ public func fuzz(_ d: UnsafePointer<UInt8>, _ n: Int) -> CInt {
         if stripped.count < n {
             var strict = JSONReader()
             if (try? strict.parse(stripped)) != nil { return 0 }  // Foundation's trailing-comma leniency
+        }
+        let zeroed = zeroingOutOfRangeNumbers(bytes)
+        if zeroed != Array(bytes) {
+            // Foundation's laziness: an out-of-range number a duplicate key replaced (and
+            // trailing commas besides, which it also takes).
+            var lenient = JSONReader()
+            let candidate = zeroed.withUnsafeBufferPointer { removingTrailingCommas($0) }
+            if let value = try? lenient.parse(candidate), canonical(value) == canonical(theirs) { return 0 }
         }
         fuzzFailure("Foundation accepts and JSONReader rejects \(show(bytes))")
     case (_?, nil):

@@ -105,6 +105,22 @@ import Testing
         }
     }
 
+    /// Fuzz finding (fuzz-json, CI, twenty-eighth session): `{"":5e600,"":7}`. Foundation
+    /// reads a value only when it is asked for, and never reads one a later duplicate key
+    /// replaced: a number out of Double's range there is accepted (anywhere else it is
+    /// rejected). The reader checks every number as it reads it: recorded as a known
+    /// disagreement, which the fuzzer recognises (the document with such numbers made
+    /// `0` must read as Foundation reads it).
+    @Test func anOutOfRangeNumberALaterDuplicateKeyReplacesIsStillRejected() {
+        var reader = JSONReader()
+        for text in [#"{"":5e600,"":7}"#, #"{"a":-1e999,"b":1,"a":2}"#] {
+            #expect(throws: JSONReader.SyntaxError.self) { try reader.parse(text) }
+            #expect(Self.foundation(text) != nil, "Foundation became strict on \(text)")
+        }
+        #expect(Self.foundation(#"{"a":5e600}"#) == nil)
+        #expect(throws: JSONReader.SyntaxError.self) { try reader.parse(#"{"a":5e600}"#) }
+    }
+
     /// Fuzz finding (fuzz-json, CI): Foundation reads `80523450123450.000001` as
     /// 80523450123450.015625, a unit in the last place above the correctly rounded
     /// double; the reader gives the correctly rounded one. (The fuzzer's differential
