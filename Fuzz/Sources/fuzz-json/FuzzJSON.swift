@@ -32,8 +32,11 @@ import FuzzSupport
 // surrogate escapes rejected by both, nesting to depth 512 accepted and deeper
 // rejected by both, numbers out of Double's range rejected by both.
 
-/// The document with every number no Double can hold (outside strings) made `0`.
-func zeroingOutOfRangeNumbers(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+/// `bytes` rewritten outside strings: at each byte outside a string, `rewrite` may
+/// append what stands for the bytes from there and return the index after them; nil
+/// keeps the byte.
+func rewritingOutsideStrings(_ bytes: UnsafeBufferPointer<UInt8>,
+                             _ rewrite: (_ at: Int, _ out: inout [UInt8]) -> Int?) -> [UInt8] {
     var out: [UInt8] = []
     var inString = false, escaped = false
     var i = 0
@@ -43,17 +46,8 @@ func zeroingOutOfRangeNumbers(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
             if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
         } else if b == UInt8(ascii: "\"") {
             inString = true
-        } else if b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39) {
-            var j = i + 1
-            while j < bytes.count, case let c = bytes[j], (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
-                    || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") { j += 1 }
-            let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<j]), as: UTF8.self)
-            if let value = Double(literal), !value.isFinite {
-                out.append(UInt8(ascii: "0"))
-            } else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<j]))
-            }
-            i = j
+        } else if let next = rewrite(i, &out) {
+            i = next
             continue
         }
         out.append(b)
@@ -62,27 +56,33 @@ func zeroingOutOfRangeNumbers(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
     return out
 }
 
+/// The document with every number no Double can hold (outside strings) made `0`.
+func zeroingOutOfRangeNumbers(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    rewritingOutsideStrings(bytes) { i, out in
+        let b = bytes[i]
+        guard b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39) else { return nil }
+        var j = i + 1
+        while j < bytes.count, case let c = bytes[j], (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
+                || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") { j += 1 }
+        let literal = UnsafeBufferPointer(rebasing: bytes[i..<j])
+        if let value = Double(String(decoding: literal, as: UTF8.self)), !value.isFinite {
+            out.append(UInt8(ascii: "0"))
+        } else {
+            out.append(contentsOf: literal)
+        }
+        return j
+    }
+}
+
 /// The document with every comma that is followed (after whitespace) by `]` or `}`
 /// removed, outside strings.
 func removingTrailingCommas(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    var out: [UInt8] = []
-    var inString = false, escaped = false
-    var i = 0
-    while i < bytes.count {
-        let b = bytes[i]
-        if inString {
-            if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
-        } else if b == UInt8(ascii: "\"") {
-            inString = true
-        } else if b == UInt8(ascii: ",") {
-            var j = i + 1
-            while j < bytes.count && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
-            if j < bytes.count && (bytes[j] == UInt8(ascii: "]") || bytes[j] == UInt8(ascii: "}")) { i += 1; continue }
-        }
-        out.append(b)
-        i += 1
+    rewritingOutsideStrings(bytes) { i, _ in
+        guard bytes[i] == UInt8(ascii: ",") else { return nil }
+        var j = i + 1
+        while j < bytes.count && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
+        return j < bytes.count && (bytes[j] == UInt8(ascii: "]") || bytes[j] == UInt8(ascii: "}")) ? i + 1 : nil
     }
-    return out
 }
 
 /// A value both readers' results are brought to (object keys sorted, numbers as
