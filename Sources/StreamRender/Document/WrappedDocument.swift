@@ -392,32 +392,20 @@ public struct HistoryLimits: Hashable, Sendable {
                     out.append(contentsOf: repeatElement(0x20, count: spaces))
                     return
                 }
-                Self.appendStyled(run, 0..<run.count, of: paragraph, origin: origin, styles: styles, into: &out, pen: pen)
+                paragraph.runs.withUnsafeBufferPointer {
+                    Self.appendStyled(run, 0..<run.count, runs: $0, origin: origin, styles: styles, into: &out, pen: pen)
+                }
             }
         }
     }
 
-    /// Appends `text[range]`, each run of one style (of the paragraph's `runs`) after what
-    /// switches to it.
+    /// Appends `text[range]`, each run of one style after what switches to it: `text`
+    /// holds the bytes of a paragraph with `runs` from its offset `origin`.
     private static func appendStyled(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, runs: UnsafeBufferPointer<StyledDocument.StyleRun>,
-                                     styles: StyleTable, into out: inout [UInt8], pen: StylePen) {
-        StyledDocument.StyleRun.forEachPiece(of: range, in: runs) { piece, style in
-            pen.change(to: style, in: styles, into: &out)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[piece]))
-        }
-    }
-
-    /// Appends `buf[range]` (bytes of `paragraph` from `origin`), each run of one style
-    /// after what switches to it.
-    private static func appendStyled(_ buf: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, of paragraph: StyledDocument.Paragraph,
                                      origin: Int = 0, styles: StyleTable, into out: inout [UInt8], pen: StylePen) {
-        var k = range.lowerBound
-        while k < range.upperBound {
-            let (style, end) = paragraph.styleRun(at: origin + k)
-            let stop = min(range.upperBound, end - origin)
+        StyledDocument.StyleRun.forEachPiece(of: (origin + range.lowerBound)..<(origin + range.upperBound), in: runs) { piece, style in
             pen.change(to: style, in: styles, into: &out)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[k..<stop]))
-            k = stop
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[(piece.lowerBound - origin)..<(piece.upperBound - origin)]))
         }
     }
 

@@ -376,18 +376,14 @@ public struct InlineView {
             guard !ByteSearch.contains(0x09, in: text) else { return false }
             // Trailing spaces of the plain style are blank cells, not written.
             var end = text.count
-            while end > 0 && text[end - 1] == 0x20 && style(at: line.start + end - 1, in: runs) == .plain { end -= 1 }
+            while end > 0 && text[end - 1] == 0x20 && StyledDocument.StyleRun.style(at: line.start + end - 1, in: runs) == .plain {
+                end -= 1
+            }
             encoder.writeNewTextRow(row, width: width, text: UnsafeBufferPointer(rebasing: text[..<end]), origin: line.start,
                                     runs: runs, columns: line.width - (text.count - end), wrapsAbove: wrapsAbove,
                                     styles: styles, into: &out)
             return true
         }
-    }
-
-    /// The style of the byte at `offset` of a paragraph with `runs` (plain past them).
-    private static func style(at offset: Int, in runs: UnsafeBufferPointer<StyledDocument.StyleRun>) -> StyleID {
-        let k = StyledDocument.StyleRun.index(holding: offset, in: runs)
-        return k < runs.count ? runs[k].style : .plain
     }
 
     /// Re-wraps at a new width and height and repaints the live region; final lines

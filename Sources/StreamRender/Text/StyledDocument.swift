@@ -70,6 +70,8 @@ import DequeModule
         ///
         /// - Complexity: O(log r) in the runs.
         public func styleRun(at offset: Int) -> (style: StyleID, end: Int) {
+            // (Searched in place: through `StyleRun.index(holding:in:)`'s buffer pointer, plain
+            // output of demo × 1 MiB took 1.003x the instructions.)
             var lo = 0, hi = runs.count
             while lo < hi {
                 let mid = (lo + hi) / 2
@@ -150,6 +152,14 @@ import DequeModule
                 if runs[mid].end <= offset { lo = mid + 1 } else { hi = mid }
             }
             return lo
+        }
+
+        /// The style of the byte at `offset` (plain past the last run).
+        ///
+        /// - Complexity: O(log r) in the runs.
+        static func style(at offset: Int, in runs: UnsafeBufferPointer<StyleRun>) -> StyleID {
+            let k = index(holding: offset, in: runs)
+            return k < runs.count ? runs[k].style : .plain
         }
 
         /// Calls `body` with each piece of `range` (offsets the runs cover) in one style, in
