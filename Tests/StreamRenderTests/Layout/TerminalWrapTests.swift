@@ -50,4 +50,35 @@ import Testing
             }
         }
     }
+
+    /// A complete line of printable ASCII is cut straight from its bytes
+    /// (`ParagraphWrapper.cutPrintableASCII`): the lines the cluster path makes of it,
+    /// whole or streamed in pieces, at widths from 1 column, first and other lines of
+    /// different widths, spaces (runs, leading, trailing) kept.
+    @Test func printableASCIIIsCutAsTheClusterPathCutsIt() {
+        let seed = TestSeed.base(0x7E2A_C0DE)
+        var rng = SeededGenerator(seed: seed)
+        let words = ["let", "x", " ", "  ", "    ", "=", "foo(bar, baz)", "\"a b\"", "// note", "0x1F", "-", "->", "{", "}", ";",
+                     String(repeating: "ab", count: 40)]
+        var cutLines = 0
+        for round in 0..<1_500 {
+            let text = Array((0..<Int.random(in: 0...40, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined().utf8)
+            let first = Int.random(in: 1...90, using: &rng)
+            let other = Bool.random(using: &rng) ? first : Int.random(in: 1...90, using: &rng)
+            let cuts = (0..<Int.random(in: 0...5, using: &rng)).map { _ in Int.random(in: 0...text.count, using: &rng) }.sorted()
+            func lines(onePass: Bool, cuts: [Int] = []) -> [VisualLine] {
+                var wrapper = ParagraphWrapper(settings: LayoutSettings(width: max(first, other)))
+                wrapper.setLineWidths(first: first, other: other, cutsAnywhere: true)
+                wrapper.usesOnePass = onePass
+                return wrapper.layOutGrowing(text, cuts: cuts, breakers: LayoutBreakers())
+            }
+            let fast = lines(onePass: true)
+            #expect(fast == lines(onePass: false), "seed \(seed) round \(round) widths \(first)/\(other)")
+            #expect(fast == lines(onePass: true, cuts: cuts), "seed \(seed) round \(round) cuts \(cuts)")
+            // Marked simple (the drawer does not measure them again), as wide as their bytes.
+            #expect(fast.allSatisfy { $0.isSimple && $0.width == $0.end - $0.start }, "seed \(seed) round \(round)")
+            if fast.count > 1 { cutLines += fast.count }
+        }
+        #expect(cutLines > 5_000, "seed \(seed): \(cutLines)")
+    }
 }
