@@ -21,6 +21,9 @@ public struct StyleTable: Sendable {
     private var recent: [(style: Style, id: StyleID)] = [(.plain, .plain)]
     private var nextRecent = 0
     private static let recentCount = 8
+    /// Ids of styles without a link by a slot of their look (empty slots hold plain's).
+    private var linkFree = [(look: UInt64, id: StyleID)](repeating: (Style.plain.look, .plain), count: 1 << linkFreeBits)
+    private static let linkFreeBits = 6
 
     public init() {
         ids.file(hash: Self.hash(.plain))
@@ -39,6 +42,20 @@ public struct StyleTable: Sendable {
     ///
     /// - Complexity: O(1) on average (one hash lookup; the hyperlink is hashed).
     public mutating func intern(_ style: Style) -> StyleID {
+        // Most styles have no link: found by their look alone (the loop below compared
+        // up to eight styles, links and all: 80 instructions a run of a code line).
+        if style.hyperlink == nil {
+            let slot = Int(truncatingIfNeeded: (style.look &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.linkFreeBits))
+            if linkFree[slot].look == style.look { return linkFree[slot].id }
+            let id = internByHash(style)
+            linkFree[slot] = (style.look, id)
+            return id
+        }
+        return internByHash(style)
+    }
+
+    /// ``intern(_:)`` through the recent styles and the hash table.
+    private mutating func internByHash(_ style: Style) -> StyleID {
         // A few styles come back in turn (a code line's token kinds, a paragraph's plain
         // and bold): comparing with the last ones is cheaper than hashing.
         // (Compared in place: a loop variable copied each entry's link.)
