@@ -347,30 +347,43 @@ public struct InlineView {
     }
 
     /// Writes final row `line` on `row` of an empty region straight from its paragraph's
-    /// bytes and runs when it is simple text alone at column 0 (no prefix, fill, tab or
-    /// clipping; not continued by the terminal's wrap): the bytes its cells would make
-    /// (``ANSIEncoder/writeNewTextRow(_:width:text:origin:runs:columns:wrapsAbove:styles:into:)``).
+    /// bytes and runs when it is simple text at its text column after a prefix of
+    /// simple pieces (a bullet, a quote's bar, an indent) that fills the columns before
+    /// it, or alone (no fill, tab or clipping; not continued by the terminal's wrap):
+    /// the bytes its cells would make
+    /// (``ANSIEncoder/writeNewTextRow(_:width:prefix:textColumn:text:origin:runs:columns:wrapsAbove:styles:into:)``).
     /// False, writing nothing, for any other line. (Gathering every final row's cells
     /// first cost the live view 8% more than styled output's printing of the same lines.)
     private mutating func writeTextRow(_ line: VisualLine, row: Int, width: Int, wrapsAbove: Bool, styles: StyleTable,
                                        into out: inout [UInt8]) -> Bool {
         guard line.isSimple, !line.isReplacement, !splitter.policy.ambiguousIsWide,
               view.document.paragraphNumbers.contains(line.paragraph), clipped(line) == line else { return false }
+        var prefix: [ParagraphFormat.Piece] = [], textColumn = 0
         if view.document.format(ofParagraph: line.paragraph) != 0 {
             let decoration = view.decoration(of: line)
-            guard decoration.prefix.isEmpty, decoration.textColumn == 0, decoration.fill == nil,
-                  !view.continuesByTerminalWrap(line) else { return false }
+            guard decoration.fill == nil, !view.continuesByTerminalWrap(line) else { return false }
+            var columns = 0
+            for piece in decoration.prefix {
+                var text = piece.text
+                guard let w = text.withUTF8({ SimpleText.width($0, ambiguousIsWide: false) }) else { return false }
+                columns += w
+            }
+            // (A prefix short of the text column leaves blank cells between: not here.)
+            guard columns == decoration.textColumn else { return false }
+            (prefix, textColumn) = (decoration.prefix, columns)
         }
         // (The document and the encoder passed apart: a closure here that wrote with
         // `self.encoder` while reading `self.view` copied the document per row.)
-        return Self.writeTextRow(line, row: row, width: width, wrapsAbove: wrapsAbove, document: view.document,
-                                 encoder: &encoder, styles: styles, into: &out)
+        return Self.writeTextRow(line, row: row, width: width, prefix: prefix, textColumn: textColumn, wrapsAbove: wrapsAbove,
+                                 document: view.document, encoder: &encoder, styles: styles, into: &out)
     }
 
     /// ``writeTextRow(_:row:width:wrapsAbove:styles:into:)`` once the line is known to be
-    /// simple text alone: false for one with a tab.
-    private static func writeTextRow(_ line: VisualLine, row: Int, width: Int, wrapsAbove: Bool, document: StyledDocument,
-                                     encoder: inout ANSIEncoder, styles: StyleTable, into out: inout [UInt8]) -> Bool {
+    /// simple text after `prefix`: false for one with a tab, or a prefix followed by
+    /// blanks alone (the row's cells end in the prefix, trimmed as theirs are).
+    private static func writeTextRow(_ line: VisualLine, row: Int, width: Int, prefix: [ParagraphFormat.Piece], textColumn: Int,
+                                     wrapsAbove: Bool, document: StyledDocument, encoder: inout ANSIEncoder, styles: StyleTable,
+                                     into out: inout [UInt8]) -> Bool {
         document.withTextAndRuns(ofParagraph: line.paragraph) { buf, runs in
             let text = UnsafeBufferPointer(rebasing: buf[line.start..<line.end])
             guard !ByteSearch.contains(0x09, in: text) else { return false }
@@ -379,9 +392,10 @@ public struct InlineView {
             while end > 0 && text[end - 1] == 0x20 && StyledDocument.StyleRun.style(at: line.start + end - 1, in: runs) == .plain {
                 end -= 1
             }
-            encoder.writeNewTextRow(row, width: width, text: UnsafeBufferPointer(rebasing: text[..<end]), origin: line.start,
-                                    runs: runs, columns: line.width - (text.count - end), wrapsAbove: wrapsAbove,
-                                    styles: styles, into: &out)
+            guard end > 0 || prefix.isEmpty else { return false }
+            encoder.writeNewTextRow(row, width: width, prefix: prefix, textColumn: textColumn, text: UnsafeBufferPointer(rebasing: text[..<end]),
+                                    origin: line.start, runs: runs, columns: line.width - (text.count - end),
+                                    wrapsAbove: wrapsAbove, styles: styles, into: &out)
             return true
         }
     }

@@ -166,24 +166,39 @@ public struct ANSIEncoder: Sendable {
         cursor = (row, width)
     }
 
-    /// ``writeNewRow(_:_:wrapsAbove:styles:into:)`` for a row of `text` alone, from
-    /// column 0: bytes of a paragraph starting at its offset `origin`, in the styles of
-    /// its `runs`, up to the row's last cell that is not a plain blank (`columns` wide);
-    /// the row does not go on by the terminal's wrap. The bytes are those of the row's
-    /// cells (a final row of simple text, written without gathering its cells first).
+    /// ``writeNewRow(_:_:wrapsAbove:styles:into:)`` for a row of `text` after `prefix`
+    /// (pieces of simple text, `textColumn` wide in all), from column 0:
+    /// bytes of a paragraph starting at its offset `origin`, in the styles of its
+    /// `runs`, up to the row's last cell that is not a plain blank (`columns` wide
+    /// after the prefix); the row does not go on by the terminal's wrap. The bytes are
+    /// those of the row's cells (a final row of simple text, written without gathering
+    /// its cells first).
     ///
     /// - Complexity: O(n + log r) in the bytes and the paragraph's runs.
-    mutating func writeNewTextRow(_ row: Int, width: Int, text: UnsafeBufferPointer<UInt8>, origin: Int,
-                                  runs: UnsafeBufferPointer<StyledDocument.StyleRun>, columns: Int, wrapsAbove: Bool,
-                                  styles: StyleTable, into out: inout [UInt8]) {
-        guard columns > 0 else { return }
-        if wrapsAbove { takeTerminalWrap(to: row, width: width) }
-        moveToNewRow(row, width: width, styles: styles, into: &out)
+    mutating func writeNewTextRow(_ row: Int, width: Int, prefix: [ParagraphFormat.Piece] = [], textColumn: Int = 0,
+                                  text: UnsafeBufferPointer<UInt8>, origin: Int, runs: UnsafeBufferPointer<StyledDocument.StyleRun>,
+                                  columns: Int, wrapsAbove: Bool, styles: StyleTable, into out: inout [UInt8]) {
+        if !prefix.isEmpty {
+            if wrapsAbove { takeTerminalWrap(to: row, width: width) }
+            moveToNewRow(row, width: width, styles: styles, into: &out)
+            for piece in prefix {
+                var bytes = piece.text
+                bytes.withUTF8 { bytes in
+                    guard !bytes.isEmpty else { return }
+                    setCellPen(styles.id(of: piece.style), styles: styles, into: &out)
+                    out.append(contentsOf: bytes)
+                }
+            }
+        } else {
+            guard columns > 0 else { return }
+            if wrapsAbove { takeTerminalWrap(to: row, width: width) }
+            moveToNewRow(row, width: width, styles: styles, into: &out)
+        }
         StyledDocument.StyleRun.forEachPiece(of: origin..<origin + text.count, in: runs) { piece, style in
             setCellPen(style, styles: styles, into: &out)
             out.append(contentsOf: UnsafeBufferPointer(rebasing: text[(piece.lowerBound - origin)..<(piece.upperBound - origin)]))
         }
-        cursor = (row, min(width, columns))
+        cursor = (row, min(width, textColumn + columns))
     }
 
     /// Moves to `column` of `row` unless the cursor is there (it mostly is).
