@@ -17,8 +17,12 @@
 /// output (`CSI ? 2026 h` ... `l`) when the terminal supports it.
 public struct ANSIEncoder: Sendable {
     public var capabilities: TerminalCapabilities {
-        // (What was downgraded for other colours is not.)
-        didSet { downgradedLooks = Array(repeating: (.max, 0), count: Self.slots) }
+        // (What was downgraded for other colours is not, nor are changes to looks asked
+        // for, which are downgraded.)
+        didSet {
+            downgradedLooks = Array(repeating: (.max, 0), count: Self.slots)
+            recentChanges = Array(repeating: (PenChange(from: .max, to: .max), ShortBytes(), 0), count: Self.slots)
+        }
     }
     /// Whether rows are screen rows (fullscreen: CUP allowed) or only relative to a
     /// region whose place on the screen is unknown (inline).
@@ -399,17 +403,18 @@ public struct ANSIEncoder: Sendable {
             if let target { out.append(contentsOf: Array("\u{1B}]8;;\(Self.cleanURL(target))\u{1B}\\".utf8)) }
             link = target
         }
-        let wanted = cachedLook(of: key)
-        if let pen, pen == wanted { return }
         // A few looks alternate (code tokens, bold, links): their changes are written
-        // as they were the last time, not worked out again.
-        let change = pen.map { PenChange(from: $0, to: wanted) }
+        // as they were the last time, by the pen and the look asked for (not
+        // downgraded again first), not worked out again.
+        let change = pen.map { PenChange(from: $0, to: key) }
         let slot = change.map { Self.slot($0.from &* 31 &+ $0.to) } ?? 0
         if let change, recentChanges[slot].change == change {
             recentChanges[slot].bytes.append(to: &out)
-            pen = wanted
+            pen = recentChanges[slot].pen
             return
         }
+        let wanted = cachedLook(of: key)
+        if let pen, pen == wanted { return }
         let start = out.count
         // Built in the encoder's own buffers: a change allocated five arrays (styled
         // output changes style a few times a line).
@@ -420,7 +425,7 @@ public struct ANSIEncoder: Sendable {
         swap(&reset, &resetCodes)
         swap(&delta, &deltaCodes)
         pen = wanted
-        if let change, let bytes = ShortBytes(out[start...]) { recentChanges[slot] = (change, bytes) }
+        if let change, let bytes = ShortBytes(out[start...]) { recentChanges[slot] = (change, bytes, wanted) }
     }
 
     /// ``look(of:)``, remembered by look: downgrading a style's colours for each pen
@@ -446,16 +451,18 @@ public struct ANSIEncoder: Sendable {
     /// Buffers of ``setPen(_:link:into:)`` kept between changes.
     private var resetCodes = SGRCodes(), deltaCodes = SGRCodes()
 
-    /// A pen change between two looks (``Style/look``).
+    /// A pen change from the pen's look to the look of a style asked for (``Style/look``,
+    /// before ``look(of:)`` downgrades it).
     private struct PenChange: Equatable {
         var from: UInt64
         var to: UInt64
     }
 
-    /// Changes written and their bytes, by ``slot(_:)`` of their looks (a later change
-    /// of a slot replaces it). No look is `.max` (its top bits are unused): empty slots.
-    private var recentChanges = [(change: PenChange, bytes: ShortBytes)](
-        repeating: (PenChange(from: .max, to: .max), ShortBytes()), count: slots)
+    /// Changes written, their bytes and the pen after them, by ``slot(_:)`` of their
+    /// looks (a later change of a slot replaces it). No look is `.max` (its top bits
+    /// are unused): empty slots.
+    private var recentChanges = [(change: PenChange, bytes: ShortBytes, pen: UInt64)](
+        repeating: (PenChange(from: .max, to: .max), ShortBytes(), 0), count: slots)
     /// Looks downgraded to the capabilities' colours (``cachedLook(of:)``), by slot.
     private var downgradedLooks = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: slots)
 
