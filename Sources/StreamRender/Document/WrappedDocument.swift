@@ -64,6 +64,13 @@ public struct HistoryLimits: Hashable, Sendable {
         return markdown!.isInFence
     }
 
+    /// Whether lines are marked when their bytes are their cells
+    /// (``VisualLine/cellsAreBytes``): views that draw cells set it before any text.
+    var marksCells: Bool {
+        get { layout.marksCells }
+        set { layout.marksCells = newValue }
+    }
+
     /// `markdown`: render the text as markdown with these options (their width and
     /// policy are taken from `settings`).
     public init(settings: LayoutSettings, limits: HistoryLimits = .standard,

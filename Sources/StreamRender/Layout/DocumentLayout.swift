@@ -70,6 +70,15 @@ struct DocumentLayout {
         rewrapper = ParagraphWrapper(settings: settings)
     }
 
+    /// Lines are marked when their bytes are their cells (``VisualLine/cellsAreBytes``),
+    /// for a view that draws cells; set before the first update.
+    var marksCells = false {
+        didSet {
+            open.marksCells = marksCells
+            rewrapper.marksCells = marksCells
+        }
+    }
+
     var graphemeBreaker: ICUBreaker { breakers.grapheme }
 
     /// Whether every closed paragraph is laid out at the current width.
@@ -134,6 +143,7 @@ struct DocumentLayout {
             // Markdown's open block: every paragraph from here is laid out afresh.
             var lines: [VisualLine] = []
             var wrapper = ParagraphWrapper(settings: settings)
+            wrapper.marksCells = marksCells
             var first = openParagraph
             if document.provisionalOffset > 0 {
                 // The open paragraph's final part goes on in provisional text.
@@ -197,6 +207,8 @@ struct DocumentLayout {
         openLines = []
         open = ParagraphWrapper(settings: settings)
         rewrapper = ParagraphWrapper(settings: settings)
+        open.marksCells = marksCells
+        rewrapper.marksCells = marksCells
         update(from: document)
     }
 

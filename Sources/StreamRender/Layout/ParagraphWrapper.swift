@@ -51,6 +51,10 @@ struct ParagraphWrapper {
     /// Every cluster boundary is an opportunity and spaces are text: lines are cut at
     /// the exact width, as a terminal wraps (`ParagraphFormat.wrapsLikeTerminal`).
     private(set) var cutsAnywhere = false
+    /// Lines laid out in one pass from their clusters are marked when their bytes are
+    /// their cells (``VisualLine/cellsAreBytes``): for views that draw cells (a reset
+    /// keeps it).
+    var marksCells = false
 
     enum Kind: UInt8 { case text, space, tab }
 
@@ -646,7 +650,8 @@ struct ParagraphWrapper {
         func emitLine(_ from: Int, _ to: Int) {
             var k = to
             while k > from && pending[k - 1].kind == .space { k -= 1 }
-            emit(VisualLine(paragraph: 0, start: start(from), end: start(k), width: columns(from..<k), isReplacement: false))
+            emit(VisualLine(paragraph: 0, start: start(from), end: start(k), width: columns(from..<k), isReplacement: false,
+                            isSimple: false, cellsAreBytes: marksCells && cellsAreBytes(from..<k, of: text)))
         }
         let maximumBytes = maximumLineBytes
         var s = 0
@@ -670,7 +675,8 @@ struct ParagraphWrapper {
             }
             if over == n {
                 // The last line: spaces past the edge dropped.
-                emit(VisualLine(paragraph: 0, start: start(s), end: start(fit), width: fitColumn, isReplacement: false))
+                emit(VisualLine(paragraph: 0, start: start(s), end: start(fit), width: fitColumn, isReplacement: false,
+                                isSimple: false, cellsAreBytes: marksCells && cellsAreBytes(s..<fit, of: text)))
                 break
             }
             if let cut = stride(from: over, to: s, by: -1).first(where: { breakBefore[$0] }) {
@@ -688,6 +694,20 @@ struct ParagraphWrapper {
             lineWidth = otherLineWidth
         }
         return finishOnePass(text.count)
+    }
+
+    /// Whether the pending clusters in `range`, a line of `text`, are cells as they are
+    /// (``VisualLine/cellsAreBytes``). (Out of line: inlined, it made the layout's
+    /// hot paths larger and slower where nothing marks lines.)
+    @inline(never)
+    private func cellsAreBytes(_ range: Range<Int>, of text: UnsafeBufferPointer<UInt8>) -> Bool {
+        for i in range where pending[i].kind != .space {
+            let c = pending[i], start = Int(c.start), end = Int(c.end)
+            if end - start == 1 && text[start] < 0x80 { continue }  // (printable ASCII: no tab here)
+            guard DisplayWidth.cellsAreBytes(ofCluster: UnsafeBufferPointer(rebasing: text[start..<end]), width: Int(c.width),
+                                             policy: settings.policy, startsRow: i == range.lowerBound) else { return false }
+        }
+        return true
     }
 
     /// Per cluster of a paragraph laid out in one pass: an opportunity at its start.

@@ -94,6 +94,7 @@ public struct InlineView {
         // besides what is still to be written (`keptFrom`). (The history was most of its
         // memory, 38 MB at 10 MiB, and its cache misses.)
         view = WrappedDocument(settings: settings, limits: PlainView.held(limits), markdown: markdown)
+        view.marksCells = true
         encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: false)
         encoder.cursor = (0, 0)
         encoder.existingRows = 1
@@ -347,7 +348,8 @@ public struct InlineView {
     }
 
     /// Writes final row `line` on `row` of an empty region straight from its paragraph's
-    /// bytes and runs when it is simple text at its text column after a prefix of
+    /// bytes and runs when it is simple text, or text whose bytes are its cells
+    /// (``VisualLine/cellsAreBytes``), at its text column after a prefix of
     /// simple pieces (a bullet, a quote's bar, an indent) that fills the columns before
     /// it, or alone (no fill, tab or clipping; not continued by the terminal's wrap):
     /// the bytes its cells would make
@@ -356,7 +358,7 @@ public struct InlineView {
     /// first cost the live view 8% more than styled output's printing of the same lines.)
     private mutating func writeTextRow(_ line: VisualLine, row: Int, width: Int, wrapsAbove: Bool, styles: StyleTable,
                                        into out: inout [UInt8]) -> Bool {
-        guard line.isSimple, !line.isReplacement, !splitter.policy.ambiguousIsWide,
+        guard line.isSimple || line.cellsAreBytes, !line.isReplacement, !splitter.policy.ambiguousIsWide,
               view.document.paragraphNumbers.contains(line.paragraph), clipped(line) == line else { return false }
         var prefix: [ParagraphFormat.Piece] = [], textColumn = 0
         if view.document.format(ofParagraph: line.paragraph) != 0 {

@@ -169,7 +169,7 @@ enum LineDrawer {
             let first = buf[range.lowerBound]
             let offset = origin.map { $0[range.lowerBound] } ?? from + range.lowerBound
             if offset >= run.end { run = paragraph.styleRun(at: offset) }
-            let needsBase = Self.needsBase(UnsafeBufferPointer(rebasing: buf[range]), policy: policy)
+            let needsBase = DisplayWidth.needsBase(UnsafeBufferPointer(rebasing: buf[range]), policy: policy)
             // (A run's trailing spaces are taken for blank cells: a cell that ends in a
             // space after a prepended mark (GB9b) is put alone.)
             let endsInSpace = range.count > 1 && buf[range.upperBound - 1] == 0x20
@@ -275,39 +275,8 @@ enum LineDrawer {
     ///
     /// - Complexity: O(1).
     static func standalone(_ text: String, policy: WidthPolicy = .grapheme) -> String {
-        guard let first = text.unicodeScalars.first, needsBase(first.value, policy: policy) else { return text }
+        guard let first = text.unicodeScalars.first, DisplayWidth.needsBase(first.value, policy: policy) else { return text }
         return " " + text
-    }
-
-    /// Whether a cell whose UTF-8 is `cell` needs a space before it (see ``standalone(_:policy:)``).
-    ///
-    /// - Complexity: O(1).
-    static func needsBase(_ cell: UnsafeBufferPointer<UInt8>, policy: WidthPolicy) -> Bool {
-        // (A scalar from U+0300 on, where marks start, has a lead byte from 0xCC.)
-        cell[0] >= 0xCC && needsBase(DisplayWidth.decodeScalar(cell, at: 0).0, policy: policy)
-    }
-
-    private static func needsBase(_ scalar: UInt32, policy: WidthPolicy) -> Bool {
-        // Arrows, operators, box drawing, shapes, symbols (U+2190-U+2BFF) hold no mark.
-        // Nor do simple scalars (`SimpleText`: kana, ideographs, Hangul: most cells
-        // here; their property lookups were a twentieth of a live view of CJK text).
-        guard scalar >= 0x300, !(0x2190...0x2BFF).contains(scalar), SimpleText.width(of: scalar) == nil else { return false }
-        // Letters and the like, by ICU's cached properties: no mark (the standard
-        // library's were 600 instructions a cell of Thai or Devanagari in the live view).
-        // Marks, extenders and what ICU's Unicode does not know yet (a newer terminal may
-        // join it to the cell before) are decided by the standard library's, as before.
-        let known = ScalarProperties.of(scalar)
-        switch known.generalCategory {
-        case ScalarProperties.nonSpacingMark, ScalarProperties.enclosingMark, ScalarProperties.spacingMark,
-             ScalarProperties.unassigned:
-            break
-        default:
-            if !known.isGraphemeExtend && scalar != 0x200D { return false }
-        }
-        guard let first = Unicode.Scalar(scalar) else { return false }
-        let p = first.properties
-        if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return false }
-        return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}"
     }
 
     /// Draws a prefix or fill piece from `column`; returns the column after it.

@@ -159,6 +159,40 @@ public enum DisplayWidth: Sendable {
         return i
     }
 
+    /// Whether a cell whose UTF-8 is `cell` needs a space before it: it starts with a
+    /// combining mark (or, in grapheme mode, a spacing one), which a terminal would add
+    /// to the cell on its left: the drawer puts such a cell on a space.
+    ///
+    /// - Complexity: O(1).
+    static func needsBase(_ cell: UnsafeBufferPointer<UInt8>, policy: WidthPolicy) -> Bool {
+        // (A scalar from U+0300 on, where marks start, has a lead byte from 0xCC.)
+        cell[0] >= 0xCC && needsBase(DisplayWidth.decodeScalar(cell, at: 0).0, policy: policy)
+    }
+
+    /// ``needsBase(_:policy:)-(UnsafeBufferPointer<UInt8>,_)`` of a cell's first scalar.
+    static func needsBase(_ scalar: UInt32, policy: WidthPolicy) -> Bool {
+        // Arrows, operators, box drawing, shapes, symbols (U+2190-U+2BFF) hold no mark.
+        // Nor do simple scalars (`SimpleText`: kana, ideographs, Hangul: most cells
+        // here; their property lookups were a twentieth of a live view of CJK text).
+        guard scalar >= 0x300, !(0x2190...0x2BFF).contains(scalar), SimpleText.width(of: scalar) == nil else { return false }
+        // Letters and the like, by ICU's cached properties: no mark (the standard
+        // library's were 600 instructions a cell of Thai or Devanagari in the live view).
+        // Marks, extenders and what ICU's Unicode does not know yet (a newer terminal may
+        // join it to the cell before) are decided by the standard library's, as before.
+        let known = ScalarProperties.of(scalar)
+        switch known.generalCategory {
+        case ScalarProperties.nonSpacingMark, ScalarProperties.enclosingMark, ScalarProperties.spacingMark,
+             ScalarProperties.unassigned:
+            break
+        default:
+            if !known.isGraphemeExtend && scalar != 0x200D { return false }
+        }
+        guard let first = Unicode.Scalar(scalar) else { return false }
+        let p = first.properties
+        if policy.mode != .grapheme && p.generalCategory == .spacingMark && !p.isGraphemeExtend { return false }
+        return p.isGraphemeExtend || p.generalCategory == .spacingMark || first == "\u{200D}"
+    }
+
     static func graphemeWidth(_ cluster: UnsafeBufferPointer<UInt8>, ambiguousIsWide: Bool) -> Int {
         let (base, afterBase) = decodeScalar(cluster, at: 0)
         if base < 0x20 || (base >= 0x7F && base < 0xA0) { return 0 }
@@ -206,6 +240,40 @@ public enum DisplayWidth: Sendable {
         }
         return ((b0 & 0x07) << 18 | UInt32(buf[i + 1] & 0x3F) << 12 | UInt32(buf[i + 2] & 0x3F) << 6
                 | UInt32(buf[i + 3] & 0x3F), i + 4)
+    }
+}
+
+extension DisplayWidth {
+    /// Whether the cells a terminal of `policy` makes of one grapheme cluster (valid
+    /// UTF-8, `width` columns under the policy) are its bytes as they are, as a cell
+    /// splitter cuts them: under grapheme mode one cell of one or two columns that
+    /// needs no base and does not end in a space (GB9b); under the per-scalar modes
+    /// cells of the scalars with a width (the rest joining the cell before), none
+    /// needing a base, their widths adding up to `width`. `startsRow`: the cluster is
+    /// a row's first, where zero-width text before the first cell is dropped.
+    ///
+    /// - Complexity: O(n) in the cluster's bytes.
+    static func cellsAreBytes(ofCluster cluster: UnsafeBufferPointer<UInt8>, width: Int, policy: WidthPolicy,
+                              startsRow: Bool) -> Bool {
+        if cluster.count > 1 && cluster[cluster.count - 1] == 0x20 { return false }
+        let mode = policy.mode(of: cluster)
+        if mode == .grapheme {
+            return width >= 1 && width <= 2 && !needsBase(cluster, policy: policy)
+        }
+        var joins = WcwidthJoins(joining: mode == .wcwidth)
+        var columns = 0, i = 0
+        while i < cluster.count {
+            let (scalar, next) = decodeScalar(cluster, at: i)
+            let w = joins.joinsPrevious(scalar) ? 0 : wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+            if w > 0 {
+                if w > 2 || needsBase(scalar, policy: policy) { return false }
+                columns += w
+            } else if i == 0 && startsRow {
+                return false
+            }
+            i = next
+        }
+        return columns == width
     }
 }
 

@@ -105,6 +105,49 @@ import TestSupport
         #expect(outOfContext < 200, "seed \(seed): \(outOfContext) of 4,000 rounds not checked against the reference")
     }
 
+    /// A line the one-pass layout of clusters marks `cellsAreBytes` (for a view that
+    /// draws cells) is, to the cell splitter (written apart from the mark), cells that
+    /// tile its bytes from its start to its end, none put on a space, their widths its
+    /// width, under each policy: a view may write its bytes as its cells. Lines not
+    /// marked are not checked (the mark is a hint; this text is full of the clusters
+    /// that are not marked).
+    @Test func linesMarkedAsTheirCellsAreTheirCells() {
+        let seed = TestSeed.base(0xCE11_B7E5)
+        var rng = SeededGenerator(seed: seed)
+        var mixed = WidthPolicy.wcwidth
+        mixed.setMode(.grapheme, for: .emojiZWJ)
+        mixed.setMode(.scalars, for: .indic)
+        let policies = [WidthPolicy.grapheme, .wcwidth, .scalars, mixed]
+        let splitters = policies.map { CellSplitter(policy: $0) }
+        let pool = Self.pieces + Self.simple + Self.other + [" \u{0600}", "\u{093E}x", "a\u{200B}\u{0301}", "\u{0BBE}", "🇯🇵🇺🇸"]
+        var marked = 0, unmarked = 0
+        for round in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...40, using: &rng) { text += pool.randomElement(using: &rng)! }
+            let bytes = Array(text.utf8)
+            let width = Int.random(in: 2...60, using: &rng)
+            let p = Int.random(in: 0..<policies.count, using: &rng)
+            var wrapper = ParagraphWrapper(settings: LayoutSettings(width: width, policy: policies[p]))
+            wrapper.marksCells = true
+            for line in wrapper.layOutGrowing(bytes, cuts: [], breakers: LayoutBreakers()) where !line.isSimple && !line.isReplacement {
+                guard line.cellsAreBytes else { unmarked += 1; continue }
+                marked += 1
+                var next = 0, columns = 0, based = false
+                bytes.withUnsafeBufferPointer { all in
+                    let shown = UnsafeBufferPointer(rebasing: all[line.start..<line.end])
+                    splitters[p].forEachCell(in: shown) { range, w in
+                        next = range.lowerBound == next ? range.upperBound : -1
+                        columns += w
+                        if DisplayWidth.needsBase(UnsafeBufferPointer(rebasing: shown[range]), policy: policies[p]) { based = true }
+                    }
+                }
+                #expect(next == line.end - line.start && columns == line.width && !based,
+                        "seed \(seed) round \(round) \(policies[p]) \(line): \(String(decoding: bytes[line.start..<line.end], as: UTF8.self).debugDescription)")
+            }
+        }
+        #expect(marked > 1_000 && unmarked > 50, "seed \(seed): \(marked) marked, \(unmarked) not")  // (2,688 and 5,053)
+    }
+
     @Test func theCasesTheOnePassLeavesGiveTheSameLines() {
         // Left to the cluster path: a tab, a line separator, Thai (broken with a
         // dictionary), Hangul beside an emoji (a lead byte Thai's neighbours share).

@@ -124,6 +124,26 @@ import Testing
         }
     }
 
+    /// A mark that starts a line (a spacing vowel sign, a combining accent, after a
+    /// zero width space) is drawn on a space, a flag and a family are one cell under
+    /// `wcwidth`: rows written straight from their bytes (lines whose bytes are their
+    /// cells) are the diffed frames' under each policy; nor is a cell ending in a space
+    /// (GB9b) taken for a blank.
+    @Test func rowsOfClustersWrittenStraightAreTheDiffedBytes() {
+        let text = "\u{093E}ab \u{0903}cd नमस्ते\n\u{0301}x y\n\u{200B}\u{093E}z 👍🏽 🇯🇵 👩‍👩‍👧\n\u{0903}\u{0903} ok\nमा \u{0600} \nक्षत्रिय ❤️ 1️⃣ e\u{301}\n"
+        for width in 2...12 {
+            for policy in [WidthPolicy.grapheme, .wcwidth, .scalars] {
+                let run = { (how: InlineView.NewRows) in
+                    Self.frames([text], width: width, height: 2, policy: policy, capabilities: .full, markdown: nil,
+                                how: how, frameAt: [0])
+                }
+                let diffed = run(.diffed)
+                #expect(run(.direct) == diffed, "width \(width) \(policy)")
+                #expect(run(.cells) == diffed, "width \(width) \(policy)")
+            }
+        }
+    }
+
     @Test func finalRowsWrittenWithoutAFrameAreTheDiffedBytes() {
         let seed = TestSeed.base(0x4E52_0002)
         var rng = SeededGenerator(seed: seed)
