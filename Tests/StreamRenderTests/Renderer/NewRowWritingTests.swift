@@ -109,17 +109,23 @@ import Testing
     /// cell that ends in a space but is no blank, also at the end of a row written
     /// straight into bytes (it was taken for a trailing blank there once).
     @Test func aCellEndingInASpaceIsNoBlankAtARowsEnd() {
-        let text = "a\u{0600} b \u{06DD} c\u{110BD} d \u{0600}  e, 中\u{0600} x\n"
-        for width in 2...7 {
-            for policy in [WidthPolicy.grapheme, .wcwidth] {
+        Self.expectNewRowsAreTheDiffedBytes("a\u{0600} b \u{06DD} c\u{110BD} d \u{0600}  e, 中\u{0600} x\n",
+                                            widths: 2...7, policies: [.grapheme, .wcwidth])
+    }
+
+    /// `text` streamed whole into a view two rows high, at each width and policy: the
+    /// new rows written straight, through cells and from a frame are the diffed frame's.
+    static func expectNewRowsAreTheDiffedBytes(_ text: String, widths: ClosedRange<Int>, policies: [WidthPolicy]) {
+        for width in widths {
+            for policy in policies {
                 let run = { (how: InlineView.NewRows) in
                     Self.frames([text], width: width, height: 2, policy: policy, capabilities: .full, markdown: nil,
                                 how: how, frameAt: [0])
                 }
                 let diffed = run(.diffed)
-                #expect(run(.direct) == diffed, "width \(width) \(policy)")
-                #expect(run(.cells) == diffed, "width \(width) \(policy)")
-                #expect(run(.fromFrame) == diffed, "width \(width) \(policy)")
+                for how in [InlineView.NewRows.direct, .cells, .fromFrame] {
+                    #expect(run(how) == diffed, "width \(width) \(policy) \(how)")
+                }
             }
         }
     }
@@ -130,18 +136,9 @@ import Testing
     /// cells) are the diffed frames' under each policy; nor is a cell ending in a space
     /// (GB9b) taken for a blank.
     @Test func rowsOfClustersWrittenStraightAreTheDiffedBytes() {
-        let text = "\u{093E}ab \u{0903}cd नमस्ते\n\u{0301}x y\n\u{200B}\u{093E}z 👍🏽 🇯🇵 👩‍👩‍👧\n\u{0903}\u{0903} ok\nमा \u{0600} \nक्षत्रिय ❤️ 1️⃣ e\u{301}\n"
-        for width in 2...12 {
-            for policy in [WidthPolicy.grapheme, .wcwidth, .scalars] {
-                let run = { (how: InlineView.NewRows) in
-                    Self.frames([text], width: width, height: 2, policy: policy, capabilities: .full, markdown: nil,
-                                how: how, frameAt: [0])
-                }
-                let diffed = run(.diffed)
-                #expect(run(.direct) == diffed, "width \(width) \(policy)")
-                #expect(run(.cells) == diffed, "width \(width) \(policy)")
-            }
-        }
+        Self.expectNewRowsAreTheDiffedBytes(
+            "\u{093E}ab \u{0903}cd नमस्ते\n\u{0301}x y\n\u{200B}\u{093E}z 👍🏽 🇯🇵 👩‍👩‍👧\n\u{0903}\u{0903} ok\nमा \u{0600} \nक्षत्रिय ❤️ 1️⃣ e\u{301}\n",
+            widths: 2...12, policies: [.grapheme, .wcwidth, .scalars])
     }
 
     @Test func finalRowsWrittenWithoutAFrameAreTheDiffedBytes() {
