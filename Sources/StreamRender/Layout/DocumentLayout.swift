@@ -79,6 +79,13 @@ struct DocumentLayout {
         }
     }
 
+    /// A wrapper at the layout's settings that marks lines as the layout does.
+    private func newWrapper() -> ParagraphWrapper {
+        var wrapper = ParagraphWrapper(settings: settings)
+        wrapper.marksCells = marksCells
+        return wrapper
+    }
+
     var graphemeBreaker: ICUBreaker { breakers.grapheme }
 
     /// Whether every closed paragraph is laid out at the current width.
@@ -142,8 +149,7 @@ struct DocumentLayout {
         if document.provisionalStart != nil {
             // Markdown's open block: every paragraph from here is laid out afresh.
             var lines: [VisualLine] = []
-            var wrapper = ParagraphWrapper(settings: settings)
-            wrapper.marksCells = marksCells
+            var wrapper = newWrapper()
             var first = openParagraph
             if document.provisionalOffset > 0 {
                 // The open paragraph's final part goes on in provisional text.
@@ -205,10 +211,8 @@ struct DocumentLayout {
         staleCount = closed.count
         lineCount -= openLines.count
         openLines = []
-        open = ParagraphWrapper(settings: settings)
-        rewrapper = ParagraphWrapper(settings: settings)
-        open.marksCells = marksCells
-        rewrapper.marksCells = marksCells
+        open = newWrapper()
+        rewrapper = newWrapper()
         update(from: document)
     }
 

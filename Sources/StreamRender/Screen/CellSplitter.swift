@@ -45,29 +45,14 @@ public final class CellSplitter {
                     }
                     return
                 }
-                let mode = policy.mode(of: bytes)
-                if mode == .grapheme {
-                    if width == 0 {
-                        if current.pointee != nil { current.pointee!.end = start + bytes.count }
-                        return
-                    }
-                    emit()
-                    current.pointee = (start, start + bytes.count, min(width, 2))
-                    return
-                }
-                var i = 0
-                var joins = WcwidthJoins(joining: mode == .wcwidth)
-                while i < bytes.count {
-                    let (scalar, next) = DisplayWidth.decodeScalar(bytes, at: i)
-                    // The scalar after a ZWJ, and a flag's second half, join the cell before.
-                    let w = joins.joinsPrevious(scalar) ? 0 : DisplayWidth.wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+                DisplayWidth.forEachCellPiece(ofCluster: bytes, width: width, mode: policy.mode(of: bytes),
+                                              ambiguousIsWide: policy.ambiguousIsWide) { from, to, w in
                     if w == 0 {
-                        if current.pointee != nil { current.pointee!.end = start + next }
+                        if current.pointee != nil { current.pointee!.end = start + to }
                     } else {
                         emit()
-                        current.pointee = (start + i, start + next, min(w, 2))
+                        current.pointee = (start + from, start + to, w)
                     }
-                    i = next
                 }
             }
             emit()

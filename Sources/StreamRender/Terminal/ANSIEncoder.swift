@@ -21,7 +21,7 @@ public struct ANSIEncoder: Sendable {
         // for, which are downgraded.)
         didSet {
             downgradedLooks = Array(repeating: (.max, 0), count: Self.slots)
-            recentChanges = Array(repeating: (PenChange(from: .max, to: .max), ShortBytes(), 0), count: Self.slots)
+            recentChanges = Self.noChanges
         }
     }
     /// Whether rows are screen rows (fullscreen: CUP allowed) or only relative to a
@@ -182,21 +182,16 @@ public struct ANSIEncoder: Sendable {
     mutating func writeNewTextRow(_ row: Int, width: Int, prefix: [ParagraphFormat.Piece] = [], textColumn: Int = 0,
                                   text: UnsafeBufferPointer<UInt8>, origin: Int, runs: UnsafeBufferPointer<StyledDocument.StyleRun>,
                                   columns: Int, wrapsAbove: Bool, styles: StyleTable, into out: inout [UInt8]) {
-        if !prefix.isEmpty {
-            if wrapsAbove { takeTerminalWrap(to: row, width: width) }
-            moveToNewRow(row, width: width, styles: styles, into: &out)
-            for piece in prefix {
-                var bytes = piece.text
-                bytes.withUTF8 { bytes in
-                    guard !bytes.isEmpty else { return }
-                    setCellPen(styles.id(of: piece.style), styles: styles, into: &out)
-                    out.append(contentsOf: bytes)
-                }
+        guard !prefix.isEmpty || columns > 0 else { return }
+        if wrapsAbove { takeTerminalWrap(to: row, width: width) }
+        moveToNewRow(row, width: width, styles: styles, into: &out)
+        for piece in prefix {
+            var bytes = piece.text
+            bytes.withUTF8 { bytes in
+                guard !bytes.isEmpty else { return }
+                setCellPen(styles.id(of: piece.style), styles: styles, into: &out)
+                out.append(contentsOf: bytes)
             }
-        } else {
-            guard columns > 0 else { return }
-            if wrapsAbove { takeTerminalWrap(to: row, width: width) }
-            moveToNewRow(row, width: width, styles: styles, into: &out)
         }
         StyledDocument.StyleRun.forEachPiece(of: origin..<origin + text.count, in: runs) { piece, style in
             setCellPen(style, styles: styles, into: &out)
@@ -461,7 +456,8 @@ public struct ANSIEncoder: Sendable {
     /// Changes written, their bytes and the pen after them, by ``slot(_:)`` of their
     /// looks (a later change of a slot replaces it). No look is `.max` (its top bits
     /// are unused): empty slots.
-    private var recentChanges = [(change: PenChange, bytes: ShortBytes, pen: UInt64)](
+    private var recentChanges = noChanges
+    private static let noChanges = [(change: PenChange, bytes: ShortBytes, pen: UInt64)](
         repeating: (PenChange(from: .max, to: .max), ShortBytes(), 0), count: slots)
     /// Looks downgraded to the capabilities' colours (``cachedLook(of:)``), by slot.
     private var downgradedLooks = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: slots)

@@ -244,36 +244,53 @@ public enum DisplayWidth: Sendable {
 }
 
 extension DisplayWidth {
+    /// The pieces of one grapheme cluster (valid UTF-8, `width` columns under the
+    /// policy) that a terminal measuring it by `mode` draws: under grapheme mode the
+    /// cluster whole; under the per-scalar modes each scalar. `body` gets each piece's
+    /// byte range in the cluster and its cell's width (at most 2), or 0 for a piece that
+    /// joins the cell before it (no width, or joined after a ZWJ or a flag's first half).
+    ///
+    /// - Complexity: O(n) in the cluster's bytes.
+    @inline(__always)
+    static func forEachCellPiece(ofCluster cluster: UnsafeBufferPointer<UInt8>, width: Int, mode: WidthPolicy.Mode,
+                                 ambiguousIsWide: Bool, _ body: (_ from: Int, _ to: Int, _ width: Int) -> Void) {
+        if mode == .grapheme {
+            body(0, cluster.count, min(width, 2))
+            return
+        }
+        var joins = WcwidthJoins(joining: mode == .wcwidth)
+        var i = 0
+        while i < cluster.count {
+            let (scalar, next) = decodeScalar(cluster, at: i)
+            // The scalar after a ZWJ, and a flag's second half, join the cell before.
+            body(i, next, joins.joinsPrevious(scalar) ? 0 : min(wcwidth(scalar, ambiguousIsWide: ambiguousIsWide), 2))
+            i = next
+        }
+    }
+
     /// Whether the cells a terminal of `policy` makes of one grapheme cluster (valid
     /// UTF-8, `width` columns under the policy) are its bytes as they are, as a cell
-    /// splitter cuts them: under grapheme mode one cell of one or two columns that
-    /// needs no base and does not end in a space (GB9b); under the per-scalar modes
-    /// cells of the scalars with a width (the rest joining the cell before), none
-    /// needing a base, their widths adding up to `width`. `startsRow`: the cluster is
-    /// a row's first, where zero-width text before the first cell is dropped.
+    /// splitter cuts them (``forEachCellPiece(ofCluster:width:mode:ambiguousIsWide:_:)``):
+    /// none needs a base, none ends in a space (GB9b), the cluster is no zero-width
+    /// cell of its own in grapheme mode, and their widths add up to `width`.
+    /// `startsRow`: the cluster is a row's first, where zero-width text before the first
+    /// cell is dropped.
     ///
     /// - Complexity: O(n) in the cluster's bytes.
     static func cellsAreBytes(ofCluster cluster: UnsafeBufferPointer<UInt8>, width: Int, policy: WidthPolicy,
                               startsRow: Bool) -> Bool {
         if cluster.count > 1 && cluster[cluster.count - 1] == 0x20 { return false }
         let mode = policy.mode(of: cluster)
-        if mode == .grapheme {
-            return width >= 1 && width <= 2 && !needsBase(cluster, policy: policy)
-        }
-        var joins = WcwidthJoins(joining: mode == .wcwidth)
-        var columns = 0, i = 0
-        while i < cluster.count {
-            let (scalar, next) = decodeScalar(cluster, at: i)
-            let w = joins.joinsPrevious(scalar) ? 0 : wcwidth(scalar, ambiguousIsWide: policy.ambiguousIsWide)
+        var columns = 0, asIs = true
+        forEachCellPiece(ofCluster: cluster, width: width, mode: mode, ambiguousIsWide: policy.ambiguousIsWide) { from, to, w in
             if w > 0 {
-                if w > 2 || needsBase(scalar, policy: policy) { return false }
+                if needsBase(UnsafeBufferPointer(rebasing: cluster[from..<to]), policy: policy) { asIs = false }
                 columns += w
-            } else if i == 0 && startsRow {
-                return false
+            } else if from == 0 && (startsRow || mode == .grapheme) {
+                asIs = false
             }
-            i = next
         }
-        return columns == width
+        return asIs && columns == width
     }
 }
 
