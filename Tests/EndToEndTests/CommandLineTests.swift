@@ -68,14 +68,24 @@ import Testing
         #expect(grapheme.stdout != wcwidth.stdout)  // the thumb with a skin tone is 2 columns or 4
     }
 
+    /// Plain text goes through the history, which the limit bounds; markdown's
+    /// complete paragraphs are printed straight and never held: the stats say which.
     @Test func maxLinesBoundsTheHistoryAndTheStatsSaySo() throws {
-        let r = try Self.run(["--width", "30", "--max-lines", "5", "--stats", Self.fixture("sse/coding-answer.anthropic.sse")])
-        #expect(r.status == 0, "\(r.stderr)")
         let answer = String(decoding: Self.data("answers/coding-answer.md"), as: UTF8.self)
-        #expect(r.stdout == Self.wrapped(answer, LayoutSettings(width: 30, policy: .wcwidth)))  // what was printed is unaffected
-        let history = r.stderr.split(separator: "\n").first { $0.contains("history:") }.map(String.init) ?? ""
-        #expect(history.contains("evicted"), "\(r.stderr)")
-        #expect(!history.contains("evicted 0 paragraphs"), "\(history)")
+        for markdown in [false, true] {
+            let r = try Self.run(["--width", "30", "--max-lines", "5", "--stats", "--markdown", markdown ? "on" : "off",
+                                  Self.fixture("sse/coding-answer.anthropic.sse")])
+            #expect(r.status == 0, "\(r.stderr)")
+            // What was printed is unaffected.
+            #expect(r.stdout == Self.wrapped(answer, LayoutSettings(width: 30, policy: .wcwidth), markdown: markdown))
+            let history = r.stderr.split(separator: "\n").first { $0.contains("history:") }.map(String.init) ?? ""
+            #expect(history.contains("evicted"), "\(r.stderr)")
+            if markdown {
+                #expect(history.contains("lines printed straight, never held"), "\(history)")
+            } else {
+                #expect(!history.contains("evicted 0 paragraphs"), "\(history)")
+            }
+        }
     }
 
     @Test func readsStandardInputWhenFileIsAbsentOrDash() throws {

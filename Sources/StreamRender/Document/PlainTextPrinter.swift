@@ -19,6 +19,13 @@
     /// Styled output: each run of text is preceded by what switches to its style,
     /// and each line ends with the style reset before its LF.
     private let pen: StylePen?
+    private let hasMarkdown: Bool
+    /// Lays out markdown's complete paragraphs that go straight from their rendered
+    /// lines to the output (``printStraight(_:)``).
+    private var straight: ParagraphWrapper
+    /// Whether complete paragraphs go straight to the output (tests turn it off to
+    /// compare with the document's way).
+    var printsStraight = true
 
     /// `markdown`: print the text's markdown structure (final blocks only). `pen`:
     /// print styled lines (see ``StylePen``); what is printed, without what the pen
@@ -27,6 +34,8 @@
                 pen: StylePen? = nil) {
         view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
         self.pen = pen
+        hasMarkdown = markdown != nil
+        straight = ParagraphWrapper(settings: settings)
     }
 
     /// Appends `text` and returns what can be printed now.
@@ -40,7 +49,107 @@
     ///
     /// - Complexity: amortized O(n + c) in the bytes of `text` and the current line.
     public mutating func append(_ text: String, into output: inout [UInt8]) {
-        printing(into: &output, tail: true) { view, commit in view.append(text, commit: commit) }
+        guard hasMarkdown && printsStraight else {
+            return printing(into: &output, tail: true) { view, commit in view.append(text, commit: commit) }
+        }
+        // Markdown's final lines: a complete paragraph after laid-out text is printed
+        // straight from its rendered line (nothing re-wraps printed text: the document
+        // would hold it only to print it), the others go through the document.
+        swap(&out, &output)
+        defer { swap(&out, &output) }
+        var lines = view.renderedLines(text)
+        var committed: [VisualLine] = []
+        swap(&committed, &self.committed)
+        for k in lines.indices {
+            if view.isLaidOut && printStraight(lines[k]) { continue }
+            committed.removeAll(keepingCapacity: true)
+            view.appendRendered(&lines, k..<(k + 1)) { committed.append($0) }
+            for line in committed { printFinal(line) }
+        }
+        swap(&committed, &self.committed)
+        view.recycle(&lines)
+        printCertainTail()
+    }
+
+    /// Prints `line`, a complete paragraph, laid out as the document would lay it out
+    /// alone, without putting it in the document. False, printing nothing, for a
+    /// line the document must take: part of a paragraph, or text to sanitise or
+    /// expand (tabs) or split (over the paragraph limit).
+    private mutating func printStraight(_ line: StyledLine) -> Bool {
+        guard !line.continues && !line.joinsPrevious else { return false }
+        let limit = view.document.maximumParagraphBytes
+        guard line.bytes.withUnsafeBufferPointer({ bytes in
+            bytes.count <= limit && ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes)
+                && !ByteSearch.contains(0x09, in: bytes)
+        }), line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
+        let decoration = view.decoration(of: line.format).made
+        let settings = view.layout.settings, breakers = view.layout.breakers
+        if straight.settings != settings { straight = ParagraphWrapper(settings: settings) }
+        straight.reset()
+        if let decoration {
+            straight.setLineWidths(first: settings.width - decoration.columns.first, other: settings.width - decoration.columns.other,
+                                   cutsAnywhere: line.format.wrapsLikeTerminal)
+        }
+        // (The output in a local: the layout's closure may not reach into self.)
+        let pen = pen
+        var output: [UInt8] = [], printed = 0
+        swap(&output, &out)
+        line.bytes.withUnsafeBufferPointer { text in
+            line.runs.withUnsafeBufferPointer { runs in
+                straight.advance(text, closed: true, breakers: breakers) { visual in
+                    printed += 1
+                    Self.printStraight(visual, of: text, runs: runs, decoration: decoration, width: settings.width, pen: pen,
+                                       into: &output)
+                }
+            }
+        }
+        swap(&output, &out)
+        view.unheldLines += printed
+        partial = nil
+        return true
+    }
+
+    /// Prints `visual`, a line of `text` in `runs`, as ``printFinal(_:)`` prints the line
+    /// of a paragraph with that text and decoration.
+    private static func printStraight(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
+                                      runs: UnsafeBufferPointer<StyledLine.Run>, decoration: PrefixWidths.Decoration?,
+                                      width: Int, pen: StylePen?, into out: inout [UInt8]) {
+        var textColumn = 0
+        if let decoration {
+            let isFirst = visual.start == 0
+            textColumn = isFirst ? decoration.columns.first : decoration.columns.other
+            for piece in isFirst ? decoration.first : decoration.other {
+                pen?.change(to: piece.style, into: &out)
+                var text = piece.text
+                text.withUTF8 { out.append(contentsOf: $0) }
+            }
+        }
+        if visual.isReplacement {
+            pen?.change(to: .plain, into: &out)
+            out.append(contentsOf: "\u{FFFD}".utf8)
+            out.append(contentsOf: repeatElement(0x20, count: max(1, width - textColumn) - 1))
+        } else if let pen {
+            // (The runs cover the text: the last ends at its end.)
+            var k = 0, start = visual.start
+            while start < visual.end {
+                while runs[k].end <= start { k += 1 }
+                let end = min(runs[k].end, visual.end)
+                pen.change(to: runs[k].style, into: &out)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+                start = end
+            }
+        } else {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[visual.start..<visual.end]))
+        }
+        if let decoration, let fill = decoration.fill {
+            let count = max(0, width - textColumn - visual.width) / decoration.fillWidth
+            if count > 0 {
+                pen?.change(to: fill.style, into: &out)
+                WrappedDocument.appendRepeated(fill.text, count: count, into: &out)
+            }
+        }
+        pen?.change(to: .plain, into: &out)
+        out.append(0x0A)
     }
 
     /// The text so far ends a block (see `WrappedDocument.endBlock(commit:)`);

@@ -46,6 +46,9 @@ public struct HistoryLimits: Hashable, Sendable {
     public var keptFrom: Int?
     /// Visual lines evicted so far (as they were laid out when evicted).
     public private(set) var evictedLines = 0
+    /// Visual lines printed straight from markdown's rendered lines, never held
+    /// (plain output's complete paragraphs: `PlainTextPrinter`).
+    public internal(set) var unheldLines = 0
     /// With markdown, text goes through this stream: its final lines become closed
     /// paragraphs (with their formats), the open block provisional paragraphs that
     /// ``updateProvisional()`` replaces.
@@ -112,10 +115,60 @@ public struct HistoryLimits: Hashable, Sendable {
         layout.update(from: document, commit: commit)
     }
 
+    /// Markdown's final lines for `text`, kept out of the document: plain output
+    /// prints the lines it can straight (``isLaidOut``) and gives the others to
+    /// ``appendRendered(_:_:commit:)``, then all back to ``recycle(_:)``.
+    ///
+    /// - Complexity: as `MarkdownStream.append(_:)`.
+    mutating func renderedLines(_ text: String) -> [StyledLine] {
+        enforceLimits()
+        let lines = markdown!.append(text)
+        provisionalStale = true
+        return lines
+    }
+
+    /// Appends `lines[range]` (see ``renderedLines(_:)``); `commit` sees each visual
+    /// line that became final.
+    ///
+    /// - Complexity: O(n + c) in the lines' bytes and the current line's clusters.
+    mutating func appendRendered(_ lines: inout [StyledLine], _ range: Range<Int>, commit: (VisualLine) -> Void) {
+        document.discardProvisional()
+        appendLines(&lines, range)
+        layout.update(from: document, commit: commit)
+    }
+
+    /// Gives lines of ``renderedLines(_:)`` back for reuse.
+    mutating func recycle(_ lines: inout [StyledLine]) {
+        markdown!.recycle(&lines)
+    }
+
+    /// Whether everything appended is laid out and its lines reported, with nothing
+    /// open: a complete paragraph that came now would be laid out alone.
+    ///
+    /// - Complexity: O(1).
+    var isLaidOut: Bool {
+        !document.isFinished && document.provisionalStart == nil && layout.openParagraph == document.paragraphNumbers.upperBound - 1
+            && document.withText(ofParagraph: layout.openParagraph) { text, _ in text.isEmpty }
+    }
+
+    /// The number `format` has in the document (0: plain) and what its lines show
+    /// around their text at the layout's width.
+    ///
+    /// - Complexity: O(p) in the format's prefixes (one hash; measured once).
+    mutating func decoration(of format: ParagraphFormat) -> (id: Int32, made: PrefixWidths.Decoration?) {
+        if format.isPlain { return (0, nil) }
+        let id = document.intern(format)
+        return (id, layout.decoration(of: id, in: document))
+    }
+
     /// Appends rendered lines as paragraphs, each with its format.
     private mutating func appendLines(_ lines: inout [StyledLine]) {
+        appendLines(&lines, lines.indices)
+    }
+
+    private mutating func appendLines(_ lines: inout [StyledLine], _ range: Range<Int>) {
         // By index: a loop variable was a copy of each line.
-        for k in lines.indices {
+        for k in range {
             // A line that joins the one before goes on in its paragraph (and format).
             // (Plain, the most common, is set without passing the format: that copied it.)
             if !lines[k].joinsPrevious {
@@ -440,22 +493,27 @@ public struct HistoryLimits: Hashable, Sendable {
                        measures: false)
         if let fill = decoration.fill, decoration.fillCount > 0 {
             pen?.change(to: fill.style, into: &out)
-            var text = fill.text
-            text.withUTF8 { bytes in
-                // Room for all of it, the first copy, then what is there doubled (a rule
-                // is 80 fills: an append each cost more than their bytes).
-                guard let source = bytes.baseAddress else { return }
-                let start = out.count, total = bytes.count * decoration.fillCount
-                out.append(contentsOf: repeatElement(0, count: total))
-                out.withUnsafeMutableBufferPointer { buffer in
-                    let base = buffer.baseAddress! + start
-                    base.update(from: source, count: bytes.count)
-                    var have = bytes.count
-                    while have < total {
-                        let more = min(have, total - have)
-                        (base + have).update(from: base, count: more)
-                        have += more
-                    }
+            Self.appendRepeated(fill.text, count: decoration.fillCount, into: &out)
+        }
+    }
+
+    /// Appends `text` `count` times.
+    static func appendRepeated(_ text: String, count: Int, into out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            // Room for all of it, the first copy, then what is there doubled (a rule
+            // is 80 fills: an append each cost more than their bytes).
+            guard let source = bytes.baseAddress else { return }
+            let start = out.count, total = bytes.count * count
+            out.append(contentsOf: repeatElement(0, count: total))
+            out.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress! + start
+                base.update(from: source, count: bytes.count)
+                var have = bytes.count
+                while have < total {
+                    let more = min(have, total - have)
+                    (base + have).update(from: base, count: more)
+                    have += more
                 }
             }
         }

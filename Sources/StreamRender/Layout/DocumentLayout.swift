@@ -42,7 +42,7 @@ struct DocumentLayout {
         }
     }
 
-    private let breakers = LayoutBreakers()
+    let breakers = LayoutBreakers()
     private let prefixes = PrefixWidths()
     /// Lines of closed paragraphs, from `firstParagraph`.
     private var closed: Deque<ParagraphLines> = []

@@ -671,7 +671,9 @@ public final class StreamRenderer: ResponseRouting {
         case .plain: lines.append("plain output: \(live.bytesWritten) bytes in \(live.framesWritten) writes")
         }
         if configuration.output != .plain || configuration.wrapsPlainText {
-            lines.append("history: \(v.layout.lineCount) lines held; evicted \(v.evictedParagraphs) paragraphs, \(v.evictedLines) lines, \(v.evictedBytes) bytes")
+            var history = "history: \(v.layout.lineCount) lines held; evicted \(v.evictedParagraphs) paragraphs, \(v.evictedLines) lines, \(v.evictedBytes) bytes"
+            if v.unheldLines > 0 { history += "; \(v.unheldLines) lines printed straight, never held" }
+            lines.append(history)
         }
         return lines
     }

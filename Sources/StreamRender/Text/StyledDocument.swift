@@ -501,14 +501,22 @@ import DequeModule
     /// - Complexity: O(p) in the format's prefix text (one hash).
     public mutating func setFormat(_ format: ParagraphFormat) {
         precondition(!isFinished, "format after finish")
+        paragraphs[paragraphs.count - 1].format = intern(format)
+    }
+
+    /// The number of `format` in ``formats``, interned with its styles.
+    ///
+    /// - Complexity: O(p) in the format's prefix text (one hash).
+    mutating func intern(_ format: ParagraphFormat) -> Int32 {
         let known = formats.count
-        paragraphs[paragraphs.count - 1].format = formats.intern(format)
+        let id = formats.intern(format)
         // Views draw prefixes with ids from the style table (interned with a new format:
         // the table keeps every style, and a code block's or list's lines share one).
-        guard formats.count > known else { return }
+        guard formats.count > known else { return id }
         for piece in format.firstPrefix { _ = styles.intern(piece.style) }
         for piece in format.continuationPrefix { _ = styles.intern(piece.style) }
         if let fill = format.fill { _ = styles.intern(fill.style) }
+        return id
     }
 
     /// Makes everything appended from now on provisional (see ``provisionalStart``):
