@@ -960,10 +960,10 @@
     }
 
     /// A finished line of the open fence, highlighted when its language is known.
-    /// (The highlighter is matched, not compared with nil: the comparison copied it.)
+    /// (The highlighter is called through optional chaining, in place: comparing it
+    /// with nil or matching it copied it, lexer and all, per line.)
     private mutating func appendCodeLine(_ code: UnsafeBufferPointer<UInt8>) {
-        guard case .some = highlighter else { return finals.append(renderer.codeLine(utf8: code)) }
-        highlighter!.finishLine(utf8: code, into: &lineTokens)
+        guard highlighter?.finishLine(utf8: code, into: &lineTokens) != nil else { return finals.append(renderer.codeLine(utf8: code)) }
         highlightedLines += 1
         finals.append(renderer.codeLine(utf8: code, tokens: lineTokens))
     }
