@@ -82,7 +82,7 @@
             bytes.count <= limit && ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes)
                 && !ByteSearch.contains(0x09, in: bytes)
         }), line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
-        let decoration = view.decoration(of: line.format).made
+        let decoration = view.decoration(of: line.format)
         let settings = view.layout.settings, breakers = view.layout.breakers
         if straight.settings != settings { straight = ParagraphWrapper(settings: settings) }
         straight.reset()

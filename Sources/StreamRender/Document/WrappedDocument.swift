@@ -151,14 +151,25 @@ public struct HistoryLimits: Hashable, Sendable {
             && document.withText(ofParagraph: layout.openParagraph) { text, _ in text.isEmpty }
     }
 
-    /// The number `format` has in the document (0: plain) and what its lines show
-    /// around their text at the layout's width.
+    /// What lines of `format` show around their text at the layout's width (nil for
+    /// the plain format: nothing), the format interned in the document.
     ///
     /// - Complexity: O(p) in the format's prefixes (one hash; measured once).
-    mutating func decoration(of format: ParagraphFormat) -> (id: Int32, made: PrefixWidths.Decoration?) {
-        if format.isPlain { return (0, nil) }
-        let id = document.intern(format)
-        return (id, layout.decoration(of: id, in: document))
+    mutating func decoration(of format: ParagraphFormat) -> PrefixWidths.Decoration? {
+        if format.isPlain { return nil }
+        return layout.decoration(of: document.intern(format), in: document)
+    }
+
+    /// What `line`'s paragraph format shows around its text (nil for the plain format),
+    /// as made once per width: ``decoration(of:)-(VisualLine)`` without the copies of
+    /// its pieces (a view that writes a row reads them in place).
+    ///
+    /// - Complexity: O(1) once made.
+    func madeDecoration(of line: VisualLine) -> PrefixWidths.Decoration? {
+        let id = document.format(ofParagraph: line.paragraph)
+        if id == 0 { return nil }
+        // (Known, as it mostly is, without passing the document.)
+        return layout.knownDecoration(of: id) ?? layout.decoration(of: id, in: document)
     }
 
     /// Appends rendered lines as paragraphs, each with its format.
@@ -357,11 +368,8 @@ public struct HistoryLimits: Hashable, Sendable {
     ///
     /// - Complexity: O(p) in the prefix's bytes.
     public func decoration(of line: VisualLine) -> LineDecoration {
-        let id = document.format(ofParagraph: line.paragraph)
-        if id == 0 { return LineDecoration(prefix: [], textColumn: 0, fill: nil, fillCount: 0) }
+        guard let made = madeDecoration(of: line) else { return LineDecoration(prefix: [], textColumn: 0, fill: nil, fillCount: 0) }
         let isFirst = line.start == 0
-        // (Known, as it mostly is, without passing the document.)
-        let made = layout.knownDecoration(of: id) ?? layout.decoration(of: id, in: document)
         let column = isFirst ? made.columns.first : made.columns.other
         let fillCount = made.fill == nil ? 0 : max(0, layout.settings.width - column - line.width) / made.fillWidth
         return LineDecoration(prefix: isFirst ? made.first : made.other, textColumn: column, fill: made.fill, fillCount: fillCount)

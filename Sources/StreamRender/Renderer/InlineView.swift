@@ -361,18 +361,21 @@ public struct InlineView {
         guard line.isSimple || line.cellsAreBytes, !line.isReplacement, !splitter.policy.ambiguousIsWide,
               view.document.paragraphNumbers.contains(line.paragraph), clipped(line) == line else { return false }
         var prefix: [ParagraphFormat.Piece] = [], textColumn = 0
-        if view.document.format(ofParagraph: line.paragraph) != 0 {
-            let decoration = view.decoration(of: line)
+        // (The decoration made for the format, read in place: a `LineDecoration` per row
+        // copied its pieces.)
+        if let decoration = view.madeDecoration(of: line) {
             guard decoration.fill == nil, !view.continuesByTerminalWrap(line) else { return false }
+            let isFirst = line.start == 0
+            let pieces = isFirst ? decoration.first : decoration.other
             var columns = 0
-            for piece in decoration.prefix {
+            for piece in pieces {
                 var text = piece.text
                 guard let w = text.withUTF8({ SimpleText.width($0, ambiguousIsWide: false) }) else { return false }
                 columns += w
             }
             // (A prefix short of the text column leaves blank cells between: not here.)
-            guard columns == decoration.textColumn else { return false }
-            (prefix, textColumn) = (decoration.prefix, columns)
+            guard columns == (isFirst ? decoration.columns.first : decoration.columns.other) else { return false }
+            (prefix, textColumn) = (pieces, columns)
         }
         // (The document and the encoder passed apart: a closure here that wrote with
         // `self.encoder` while reading `self.view` copied the document per row.)
