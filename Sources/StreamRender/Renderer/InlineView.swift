@@ -77,6 +77,8 @@ public struct InlineView {
     /// again later: the top of the live region showed the end of an open block taller
     /// than the region, whose beginning is written (before them) when it is final.
     public private(set) var rowsRepeatedByResizes = 0
+    /// Final lines the next frame writes (those the reveal limit allows).
+    public var unwrittenFinalLines: Int { pendingFinal.count }
     private var finished = false
     /// The pacer's reveal position: text after it is not shown yet (nil: all of it).
     /// Final lines not wholly revealed wait in the live region.

@@ -48,6 +48,9 @@
     /// Rows a narrowing left in the terminal's scrollback that are written again (see
     /// ``InlineView/rowsRepeatedByResizes``; 0 for the other views).
     var rowsRepeatedByResizes: Int { get }
+    /// Final lines laid out and held until a frame writes them (0 for views that
+    /// write none apart: the renderer draws a frame early when there are many).
+    var unwrittenFinalLines: Int { get }
     /// Gives the normal screen back (before messages, or before the process stops on
     /// Ctrl-Z); the next frame draws the view again.
     mutating func suspend(into out: inout [UInt8])
@@ -64,6 +67,9 @@
 extension LiveView {
     /// None: only the inline view leaves rows in the terminal's scrollback.
     public var rowsRepeatedByResizes: Int { 0 }
+
+    /// None: only the inline view holds final lines for its next frame.
+    public var unwrittenFinalLines: Int { 0 }
 
     /// Views that wrote the answer already: the messages come after it.
     public mutating func end(into out: inout [UInt8], messagesAt positions: [TextPosition],

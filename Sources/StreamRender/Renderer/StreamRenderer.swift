@@ -295,7 +295,12 @@ public final class StreamRenderer: ResponseRouting {
     /// made), or nil when nothing changed: an idle renderer needs no ticks.
     public var nextFrameTime: Duration? {
         guard !ended else { return nil }
-        let earliest = lastFrame.map { $0 + frameInterval } ?? .zero
+        // A view without a pacer holding many final lines writes them now, not at the clock's
+        // next frame: a file read at full speed made half a megabyte of answer final
+        // per frame, and the history kept for it and the frame's bytes were most of the
+        // live view's memory (the pages first touched cost a 1 MiB answer a tenth of its CPU time).
+        let holdsMany = paced.pacer == nil && live.unwrittenFinalLines >= Self.finalLinesWorthAFrame
+        let earliest = holdsMany ? .zero : lastFrame.map { $0 + frameInterval } ?? .zero
         var due: Duration? = dirty ? earliest : nil
         if let tick = paced.pacer?.nextTick { due = min(due ?? .seconds(Int64.max / 2), max(tick, earliest)) }
         if showsStatus {
@@ -305,6 +310,10 @@ public final class StreamRenderer: ResponseRouting {
         }
         return due
     }
+
+    /// Final lines an unpaced view holds before it draws a frame without waiting for
+    /// the frame clock (see ``nextFrameTime``).
+    static let finalLinesWorthAFrame = 1024
 
     /// Whether everything that arrived is shown (the pacer has no backlog).
     public var isRevealComplete: Bool { paced.isComplete }
