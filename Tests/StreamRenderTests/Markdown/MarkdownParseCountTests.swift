@@ -166,6 +166,17 @@ import Testing
     /// Blocks that become final in one read are parsed together (a parse's fixed cost
     /// was most of a one-line block's: 133 000 parses for a megabyte of one-word
     /// paragraphs), and render as they do read line by line, and in one shot.
+    /// A list of a chat's size (eight items, 400 bytes) is made final once, not checked
+    /// item by item (two parses an item once the region passed 256 bytes).
+    @Test func aChatSizedListIsParsedOnce() {
+        let items = (1...8).map { "- item \($0): a short point of an answer, in words" }
+        let text = "Some points:\n\n" + items.joined(separator: "\n") + "\n\nAfter the list."
+        #expect(items.joined(separator: "\n").utf8.count < MarkdownStream.listBatchBytes)
+        let (parses, lines) = Self.streamed(text)
+        #expect(parses <= 2, "\(parses) parses")
+        #expect(lines == Self.oneShot(text))
+    }
+
     @Test func shortBlocksOfOneReadShareAParse() {
         let text = (1...400).map { k in ["OK", "# Heading \(k)", "> quoted *\(k)*", "Done, `\(k)`."][k % 4] }
             .joined(separator: "\n\n") + "\n"
