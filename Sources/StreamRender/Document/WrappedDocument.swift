@@ -99,28 +99,25 @@ public struct HistoryLimits: Hashable, Sendable {
     /// - Complexity: amortized O(n + c) in the bytes of `text` and the current
     ///   line's clusters, plus O(k) in paragraphs evicted.
     public mutating func append(_ text: String, style: StyleID = .plain, commit: (VisualLine) -> Void = { _ in }) {
-        // Limits apply before the text goes in, so the lines the last mutation
-        // committed stay readable (``plainText(of:)``) until the next one.
-        enforceLimits()
         if hasMarkdown {
-            var lines = markdown!.append(text)
-            provisionalStale = true
-            if lines.isEmpty { return }
-            document.discardProvisional()
-            appendLines(&lines)
-            markdown!.recycle(&lines)
-        } else {
-            document.append(text, style: style)
+            var lines = renderedLines(text)
+            if !lines.isEmpty { appendRendered(&lines, lines.indices, commit: commit) }
+            return recycle(&lines)
         }
+        enforceLimits()
+        document.append(text, style: style)
         layout.update(from: document, commit: commit)
     }
 
-    /// Markdown's final lines for `text`, kept out of the document: plain output
-    /// prints the lines it can straight (``isLaidOut``) and gives the others to
-    /// ``appendRendered(_:_:commit:)``, then all back to ``recycle(_:)``.
+    /// Markdown's final lines for `text`, kept out of the document (``append(_:style:commit:)-(String,StyleID,_)``
+    /// appends them all; plain output prints the lines it can straight, ``isLaidOut``,
+    /// and gives the others to ``appendRendered(_:_:commit:)``), then all back to
+    /// ``recycle(_:)``.
     ///
     /// - Complexity: as `MarkdownStream.append(_:)`.
     mutating func renderedLines(_ text: String) -> [StyledLine] {
+        // Limits apply before the text goes in, so the lines the last mutation
+        // committed stay readable (``plainText(of:)``) until the next one.
         enforceLimits()
         let lines = markdown!.append(text)
         provisionalStale = true

@@ -295,10 +295,11 @@ public final class StreamRenderer: ResponseRouting {
     /// made), or nil when nothing changed: an idle renderer needs no ticks.
     public var nextFrameTime: Duration? {
         guard !ended else { return nil }
-        // A view without a pacer holding many final lines writes them now, not at the clock's
-        // next frame: a file read at full speed made half a megabyte of answer final
-        // per frame, and the history kept for it and the frame's bytes were most of the
-        // live view's memory (the pages first touched cost a 1 MiB answer a tenth of its CPU time).
+        // A view without a pacer holding many final lines writes them now, not at the
+        // clock's next frame: a file read at full speed made half a megabyte of answer
+        // final per frame, and the history kept for it and the frame's bytes were most
+        // of the live view's memory (first touching those pages cost a 1 MiB answer a
+        // tenth of its CPU time).
         let holdsMany = paced.pacer == nil && live.unwrittenFinalLines >= Self.finalLinesWorthAFrame
         let earliest = holdsMany ? .zero : lastFrame.map { $0 + frameInterval } ?? .zero
         var due: Duration? = dirty ? earliest : nil
