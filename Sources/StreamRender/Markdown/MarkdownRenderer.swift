@@ -128,6 +128,18 @@ import CMD4C
         runs.append(Run(end: bytes.count, style: style))
     }
 
+    /// Appends `text` with no run over it yet: ``coverUncovered(to:style:)`` must end
+    /// runs at its end before the line is read (a code line's bytes go in with one
+    /// copy, its tokens' runs after them).
+    mutating func appendUncovered(_ text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: text)
+    }
+
+    /// Ends a run (not merged) at byte `end` of the line, text ``appendUncovered(_:)`` added.
+    mutating func coverUncovered(to end: Int, style: Style) {
+        runs.append(Run(end: end, style: style))
+    }
+
     /// Gives the line's text to the open paragraph of `document` without a copy
     /// (`StyledDocument.adoptAsIs(_:runs:)`, for text ``StyledDocument/takesAsIs(_:)``
     /// accepted). True when it took it: the line is left empty, with the paragraph's
@@ -548,7 +560,9 @@ public struct MarkdownOptions: Hashable, Sendable {
             codeStyles = (base, styles, styles.map { style in styles.firstIndex(of: style)! },
                           [false, true].map { ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: $0) })
         }
-        let plainStyle = codeStyles!.styles[Int(TokenKind.plain.rawValue)]
+        // (Read once: each `codeStyles!` of a token retained its arrays.)
+        let (styles, sameAs) = (codeStyles!.styles, codeStyles!.sameAs)
+        let plainStyle = styles[Int(TokenKind.plain.rawValue)]
         // Only printable ASCII is left to the terminal's wrap: every terminal gives it one
         // column a character, so the rows the view counts are the rows the terminal makes
         // (an emoji or CJK width it measured otherwise would shift the whole live region).
@@ -565,21 +579,25 @@ public struct MarkdownOptions: Hashable, Sendable {
             if !content.isEmpty { line.appendRun(content.utf8, style: plainStyle) }
             return line
         }
-        if !needsCleaning { line.reserveCapacity(bytes: utf8.count, runs: 2 * tokens.count + 1) }
+        if !needsCleaning {
+            // The line's text goes in with one copy; its pieces are runs over it.
+            line.reserveCapacity(bytes: utf8.count, runs: 2 * tokens.count + 1)
+            line.appendUncovered(utf8)
+        }
         // Pieces of one style are joined before they go in (most neighbouring tokens
         // share a style). Pieces are told apart by the first kind of their style:
         // neighbours always differ in style, and none is empty (cleaning keeps every
         // scalar), so they go in without the comparison `StyledLine.append` makes.
-        let plain = codeStyles!.sameAs[Int(TokenKind.plain.rawValue)]
+        let plain = sameAs[Int(TokenKind.plain.rawValue)]
         var done = 0, pieceStart = 0
         var pieceKind = plain
         func flush() {
             guard done > pieceStart else { return }
-            let piece = UnsafeBufferPointer(rebasing: utf8[pieceStart..<done])
             if needsCleaning {
-                line.appendRun(clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, style: codeStyles!.styles[pieceKind])
+                let piece = UnsafeBufferPointer(rebasing: utf8[pieceStart..<done])
+                line.appendRun(clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, style: styles[pieceKind])
             } else {
-                line.appendRun(piece, style: codeStyles!.styles[pieceKind])
+                line.coverUncovered(to: done, style: styles[pieceKind])
             }
             pieceStart = done
         }
@@ -596,7 +614,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
         for token in tokens {
             add(upTo: token.start, plain)
-            add(upTo: token.end, codeStyles!.sameAs[Int(token.kind.rawValue)])
+            add(upTo: token.end, sameAs[Int(token.kind.rawValue)])
         }
         add(upTo: utf8.count, plain)
         flush()

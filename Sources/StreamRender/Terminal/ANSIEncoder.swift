@@ -47,6 +47,9 @@ public struct ANSIEncoder: Sendable {
     /// row's cells mostly share one; looking the style up and comparing it was a third
     /// of encoding).
     private var penCellStyle: StyleID? = nil
+    /// The look ``setPen(look:link:)`` was last asked for (`.max`, which no look is:
+    /// none yet): the pen is its downgrade.
+    private var askedLook = UInt64.max
     private var link: String? = nil
 
     public init(capabilities: TerminalCapabilities, absoluteRows: Bool) {
@@ -393,11 +396,19 @@ public struct ANSIEncoder: Sendable {
     /// ``setPen(_:link:into:)`` for the style whose ``Style/look`` is `key`.
     private mutating func setPen(look key: UInt64, link target: String?, into out: inout [UInt8]) {
         penCellStyle = nil
-        if target != link {
-            if link != nil { out.append(contentsOf: Array("\u{1B}]8;;\u{1B}\\".utf8)) }
-            if let target { out.append(contentsOf: Array("\u{1B}]8;;\(Self.cleanURL(target))\u{1B}\\".utf8)) }
-            link = target
+        if target != nil || link != nil {
+            if target != link {
+                if link != nil { out.append(contentsOf: Array("\u{1B}]8;;\u{1B}\\".utf8)) }
+                if let target { out.append(contentsOf: Array("\u{1B}]8;;\(Self.cleanURL(target))\u{1B}\\".utf8)) }
+                link = target
+            }
+        } else if key == askedLook {
+            // The look asked for last time (a line's end and the next line's start are
+            // both plain): the pen is its downgrade already.
+            return
         }
+        // (Every way out below leaves the pen at this look's downgrade.)
+        askedLook = key
         // A few looks alternate (code tokens, bold, links): their changes are written
         // as they were the last time, by the pen and the look asked for (not
         // downgraded again first), not worked out again.
