@@ -32,6 +32,9 @@ public struct InlineView {
     private var diff = FrameDiff()
     /// Lines committed by the layout and not yet written as final.
     private var pendingFinal: [VisualLine] = []
+    /// The room of the final lines the last frame wrote, emptied: the next frame takes
+    /// its final lines into it (``takeFinal(_:)``).
+    private var spareFinal: [VisualLine] = []
     /// Where the final text written so far ends (lines are clipped to start here,
     /// which matters only after a resize re-wrapped a paragraph half written).
     private var finalEnd: TextPosition? = nil
@@ -150,7 +153,7 @@ public struct InlineView {
     /// - Complexity: O(W x r) in the rows written, plus the diff of the live region.
     public mutating func frame(into out: inout [UInt8]) {
         view.updateProvisional()
-        let finals: [VisualLine]
+        var finals: [VisualLine]
         var live: [VisualLine] = []
         var provisional = finished ? [] : view.layout.provisionalLines(in: view.document)
         if let pushedOut {
@@ -161,8 +164,7 @@ public struct InlineView {
         if let limit = revealLimit {
             // Final lines go into the scrollback once wholly revealed; the rest wait.
             let revealed = wholeRows(pendingFinal.firstIndex { !$0.isRevealed(to: limit) } ?? pendingFinal.count)
-            finals = Array(pendingFinal[..<revealed])
-            pendingFinal.removeFirst(revealed)
+            finals = takeFinal(revealed)
             var shown: [VisualLine] = []
             for line in pendingFinal + provisional {
                 guard line.isVisible(revealedTo: limit) else { break }
@@ -171,9 +173,7 @@ public struct InlineView {
             live = Array(shown.suffix(liveRows))
             regionFollowsWritten = shown.count <= liveRows
         } else {
-            let count = wholeRows(pendingFinal.count)
-            finals = Array(pendingFinal[..<count])
-            pendingFinal.removeFirst(count)
+            finals = takeFinal(wholeRows(pendingFinal.count))
             if !finished { live = Array((pendingFinal + provisional).suffix(liveRows)) }
             regionFollowsWritten = pendingFinal.count + provisional.count <= liveRows
         }
@@ -183,18 +183,37 @@ public struct InlineView {
         // Final lines are written a screenful or more at a time: a frame of every line a
         // read made final (tens of thousands of short lines) cost its width in cells per
         // line to allocate and diff, all at once.
-        var batch = finals[...]
-        while batch.count > max(shown.height, Self.finalBatchRows) {
-            var size = max(shown.height, Self.finalBatchRows)
-            // Not between two rows the terminal's wrap joins (unless one line fills the batch).
-            while size > 1 && view.continuesByTerminalWrap(batch[batch.startIndex + size - 1]) { size -= 1 }
-            if size == 1 && view.continuesByTerminalWrap(batch[batch.startIndex]) { size = max(shown.height, Self.finalBatchRows) }
-            write(finals: batch.prefix(size), live: [], statusLine: nil, done: false, into: &out)
-            batch = batch.dropFirst(size)
+        do {
+            var batch = finals[...]
+            while batch.count > max(shown.height, Self.finalBatchRows) {
+                var size = max(shown.height, Self.finalBatchRows)
+                // Not between two rows the terminal's wrap joins (unless one line fills the batch).
+                while size > 1 && view.continuesByTerminalWrap(batch[batch.startIndex + size - 1]) { size -= 1 }
+                if size == 1 && view.continuesByTerminalWrap(batch[batch.startIndex]) { size = max(shown.height, Self.finalBatchRows) }
+                write(finals: batch.prefix(size), live: [], statusLine: nil, done: false, into: &out)
+                batch = batch.dropFirst(size)
+            }
+            write(finals: batch, live: live, statusLine: done ? nil : status, done: done, into: &out)
         }
-        write(finals: batch, live: live, statusLine: done ? nil : status, done: done, into: &out)
+        finals.removeAll(keepingCapacity: true)
+        spareFinal = finals
         bytesWritten += out.count - start
         framesWritten += 1
+    }
+
+    /// The first `count` pending final lines, taken out of ``pendingFinal`` into the
+    /// room of ``spareFinal``. (A copy of them a frame, into a new array, was a tenth
+    /// of the live view's page faults: a fast read makes a thousand lines final a frame.)
+    private mutating func takeFinal(_ count: Int) -> [VisualLine] {
+        var taken: [VisualLine] = []
+        swap(&taken, &spareFinal)
+        if count == pendingFinal.count {
+            swap(&taken, &pendingFinal)
+        } else {
+            taken.append(contentsOf: pendingFinal[..<count])
+            pendingFinal.removeFirst(count)
+        }
+        return taken
     }
 
     /// How many of the first `count` pending final lines go to the scrollback: not a
