@@ -144,6 +144,25 @@ import Testing
     }
 
     /// A stalled stream: no frames, no timer, no CPU until input comes again.
+    /// Without a pacer the last frame is drawn as the input ends, not a frame interval
+    /// after the one before (a second here: the process took that second more).
+    @Test func anUnpacedViewEndsWhenItsInputEnds() async throws {
+        let run = try TimedRun(["--output", "ansi", "--pace", "off", "--fps", "1", "--width", "60", "--height", "10"])
+        run.write("# A title\n\nThe first paragraph.\n")
+        var waited = 0.0
+        while !Self.letters(run.received.reduce(Data()) { $0 + $1.bytes }).contains("Thefirstparagraph"), waited < 10 {
+            await pause(0.05)
+            waited += 0.05
+        }
+        run.write("The end.\n")
+        let closed = run.elapsed
+        run.closeInput()
+        #expect(await run.wait() == 0)
+        let took = run.elapsed - closed
+        #expect(took < 0.6, "the process ended \(took) s after its input")
+        #expect(Self.letters(run.received.reduce(Data()) { $0 + $1.bytes }).contains("Theend"))
+    }
+
     @Test func aStalledStreamUsesNoCPU() async throws {
         let run = try TimedRun(["--output", "ansi", "--format", "text", "--width", "60", "--height", "10"])
         run.write("some text, then nothing for a while\n")

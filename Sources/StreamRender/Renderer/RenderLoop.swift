@@ -86,7 +86,9 @@ public struct RenderLoop {
     /// still handled), then the view is finished.
     private mutating func drainAndFinish() -> Ending {
         renderer.endInput()
-        while let due = renderer.nextFrameTime {
+        // Nothing left to reveal (no pacer, or its backlog shown): the last frame is
+        // drawn by `finish()` at once, not a frame interval after the one before.
+        while !renderer.isRevealComplete, let due = renderer.nextFrameTime {
             switch wait(for: nil, until: due) {
             case .signal(let ending?): return ending
             case .broken: return .brokenPipe
