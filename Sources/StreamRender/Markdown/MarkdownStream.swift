@@ -82,6 +82,15 @@
     private var fenceCode: [UInt8] = []
     /// The open fence's highlighter (nil: no language, or one we do not know).
     private var highlighter: Highlighter?
+    /// Fence languages looked up, each with a highlighter that has lexed nothing (nil:
+    /// none we know), the latest last: a chat's fences name a few languages, and the
+    /// lookup and making the lexer cost 2,000 instructions a fence.
+    private var fenceHighlighters: [FenceHighlighter] = []
+    /// (A struct, not a tuple: a tuple's copy went through the runtime's generic witnesses.)
+    private struct FenceHighlighter {
+        var language: String
+        var highlighter: Highlighter?
+    }
     /// Finished fence lines given to a highlighter: each once (tests count them).
     private(set) var highlightedLines = 0
     /// The tokens of the fence line just lexed (kept: an array grown per line cost more
@@ -807,7 +816,7 @@
                 fence = opener
                 fenceInfo = language
                 fenceCode.removeAll()
-                highlighter = renderer.options.highlightsCode ? HighlightLanguage.named(language).map(Highlighter.init) : nil
+                highlighter = renderer.options.highlightsCode ? freshHighlighter(for: language) : nil
                 continuation = nil
                 return
             }
@@ -1423,6 +1432,20 @@
         guard let (spaces, c, run) = fenceRun(line), run >= 3 else { return nil }
         if c == UInt8(ascii: "`") && line[(spaces + run)...].contains(c) { return nil }
         return Fence(character: c, length: run, indent: spaces)
+    }
+
+    /// A highlighter for a fence naming `language` that has lexed nothing (nil for a
+    /// language we do not know), from ``fenceHighlighters`` when it was looked up before.
+    ///
+    /// - Complexity: O(k) in the languages remembered (at most 8), plus one lookup.
+    private mutating func freshHighlighter(for language: String) -> Highlighter? {
+        for k in fenceHighlighters.indices.reversed() where fenceHighlighters[k].language == language {
+            return fenceHighlighters[k].highlighter
+        }
+        if fenceHighlighters.count == 8 { fenceHighlighters.removeFirst() }
+        let made = HighlightLanguage.named(language).map(Highlighter.init)
+        fenceHighlighters.append(FenceHighlighter(language: language, highlighter: made))
+        return made
     }
 
     /// The language md4c gives the fenced code block `line` opens alone (the first

@@ -67,6 +67,22 @@ import Testing
         #expect(lines == MarkdownRenderer().render("```swift\nlet x = \"a\\n\" // note\n```\n"))
     }
 
+    /// A fence of a language seen before is lexed afresh (the stream keeps a highlighter
+    /// per language to copy): a string the first fence left open colours nothing after it.
+    @Test func aLanguageSeenBeforeIsLexedAfreshInTheNextFence() throws {
+        let second = "```python\ny = 1  # two\n```\n"
+        let alone = streamMarkdown([second])
+        let after = streamMarkdown(["```python\nx = \"\"\"open\n```\n\n```js\nlet z\n```\n\n", second])
+        let want = try #require(alone.first { $0.plainText.hasPrefix("y = 1") })
+        let got = try #require(after.first { $0.plainText.hasPrefix("y = 1") })
+        #expect(got.spans == want.spans)
+        #expect(got.spans.contains { $0.text == "# two" && $0.style == MarkdownTheme.dark.codeBlock.merged(with: MarkdownTheme.dark.code[.comment]) },
+                "\(got.spans)")
+        let open = try #require(after.first { $0.plainText.hasPrefix("x = ") })
+        #expect(open.spans.contains { $0.text.hasPrefix("\"\"\"open") && $0.style == MarkdownTheme.dark.codeBlock.merged(with: MarkdownTheme.dark.code[.string]) },
+                "\(open.spans)")
+    }
+
     @Test func unknownOrMissingLanguagesArePlainCode() {
         for fence in ["```\nlet x = 1\n```\n", "```brainfuck\nlet x = 1\n```\n"] {
             let lines = streamMarkdown([fence])
