@@ -93,10 +93,11 @@ struct Invocation: Equatable {
     }
 
     /// The invocation `arguments` make when they hold at most one FILE (not `help` nor
-    /// `tokens`, which ArgumentParser reads otherwise) and options of the few a pipeline or script passes most
+    /// `tokens`, which ArgumentParser reads otherwise) and options of those a pipeline or script passes
     /// (`--color`, `--output`, `--pace`, `--width`/`-w`, `--height`, `--markdown`,
-    /// `--format`/`-f`, `--theme`, `--width-policy`; the flags `--show-thinking`,
-    /// `--no-color`, `--fullscreen`), each once, a value in the next word and valid
+    /// `--math`, `--status`, `--format`/`-f`, `--theme`, `--width-policy`, the numbers
+    /// of ``setNumber(_:_:)``; the flags `--show-thinking`, `--no-color`, `--fullscreen`,
+    /// `--replay`, `--pace-words`, `--stats`, `--verbose`), each once, a value in the next word and valid
     /// (``validate()``): `… --color always | less -R` started as slowly as any option did,
     /// and ArgumentParser's reading of `--format` or `--theme` cost 4.6 times the rest of
     /// the start-up (decision 0022). Nil for anything
@@ -150,8 +151,14 @@ struct Invocation: Equatable {
             case "--markdown":
                 guard let markdown = Switch(argument: value) else { return nil }
                 invocation.style.markdown = markdown
+            case "--math":
+                guard let math = Switch(argument: value) else { return nil }
+                invocation.style.math = math
+            case "--status":
+                guard let status = Switch(argument: value) else { return nil }
+                invocation.report.status = status
             default:
-                return nil
+                guard invocation.setNumber(name, value) else { return nil }
             }
             k += 2
         }
@@ -167,7 +174,36 @@ struct Invocation: Equatable {
         case "--show-thinking": style.showThinking = true
         case "--no-color": style.noColor = true
         case "--fullscreen": view.fullscreen = true
+        case "--replay": input.replay = true
+        case "--pace-words": pacing.paceWords = true
+        case "--stats": report.stats = true
+        case "--verbose": report.verbose = true
         default: return false
+        }
+        return true
+    }
+
+    /// Sets the numeric option `name` of the fast reading to `value` (any word: these
+    /// options take the next one, as ArgumentParser's `.unconditional` parsing does);
+    /// false when `name` is none of them or `value` is not a number. (ArgumentParser's
+    /// reading of `--fps` or `--max-lines` cost 19 M instructions, 4 ms, of a 4 M start.)
+    private mutating func setNumber(_ name: String, _ value: String) -> Bool {
+        switch name {
+        case "--fps", "--max-lines", "--tab-size", "--max-lag", "--drain", "--max-event-bytes":
+            guard let number = Int(value) else { return false }
+            switch name {
+            case "--fps": view.fps = number
+            case "--max-lines": view.maxLines = number
+            case "--tab-size": view.tabSize = number
+            case "--max-lag": pacing.maxLag = number
+            case "--drain": pacing.drain = number
+            default: input.maxEventBytes = number
+            }
+        case "--idle-timeout", "--replay-rate":
+            guard let number = Double(value) else { return false }
+            if name == "--idle-timeout" { input.idleTimeout = number } else { input.replayRate = number }
+        default:
+            return false
         }
         return true
     }

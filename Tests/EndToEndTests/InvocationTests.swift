@@ -49,7 +49,12 @@ import TestSupport
                                     ["a.md"], ["-"], ["b.md"], ["--theme", "light"], ["--theme", "pink"], ["--color"], ["--width=80"],
                                     ["--format", "anthropic"], ["-f", "text"], ["--format", "sse-text"], ["--format", "xml"],
                                     ["--width-policy", "wcwidth"], ["--width-policy", "none"], ["--show-thinking"],
-                                    ["--no-color"], ["--fullscreen"], ["--math", "off"]]
+                                    ["--no-color"], ["--fullscreen"], ["--math", "off"], ["--math", "maybe"],
+                                    ["--fps", "30"], ["--fps", "0"], ["--fps", "x"], ["--max-lines", "100"], ["--max-lines", "-3"],
+                                    ["--tab-size", "4"], ["--tab-size", "65"], ["--max-lag", "500"], ["--drain", "-1"],
+                                    ["--drain", "100"], ["--max-event-bytes", "1024"], ["--idle-timeout", "2.5"],
+                                    ["--idle-timeout", "-1"], ["--replay-rate", "30"], ["--replay-rate", "abc"], ["--replay"],
+                                    ["--pace-words"], ["--stats"], ["--verbose"], ["--status", "on"], ["--status", "maybe"]]
         var fastReads = 0
         for iteration in 0..<300 {
             var arguments: [String] = [], files: [String] = []
@@ -71,7 +76,8 @@ import TestSupport
         }
         #expect(fastReads > 50)
         for arguments in [["--color", "always", "--color", "never"], ["--output", "ansi", "--width", "0"], ["--width=80"],
-                          ["--color"], ["a.md", "b.md"], ["--math", "off"], ["--format", "text", "-f", "text"],
+                          ["--color"], ["a.md", "b.md"], ["--math", "off", "--math", "on"], ["--format", "text", "-f", "text"],
+                          ["--fps", "--max-lines"], ["--save-code", "dir"], ["--demo"],
                           ["--show-thinking", "--show-thinking"], ["help"], ["--", "a.md"]] {
             #expect(Invocation.withCommonOptions(arguments) == nil, "\(arguments)")
         }
@@ -79,7 +85,10 @@ import TestSupport
         #expect(Invocation.withCommonOptions(["--color", "always"]) != Invocation())
         // The options added to the fast reading read as ArgumentParser reads them.
         for arguments in [["-f", "anthropic", "--theme", "light"], ["--width-policy", "scalars", "--show-thinking", "a.sse"],
-                          ["--no-color", "--fullscreen", "--format", "text"]] {
+                          ["--no-color", "--fullscreen", "--format", "text"],
+                          ["--fps", "30", "--max-lines", "500", "--drain", "0", "--max-lag", "50", "--tab-size", "2"],
+                          ["--idle-timeout", "0.5", "--replay", "--replay-rate", "10", "--max-event-bytes", "4096", "a.sse"],
+                          ["--stats", "--verbose", "--pace-words", "--status", "off", "--math", "off"]] {
             #expect(try Invocation.withCommonOptions(arguments) == Self.parsed(arguments), "\(arguments)")
             #expect(Invocation.withCommonOptions(arguments) != Invocation(), "\(arguments)")
         }
