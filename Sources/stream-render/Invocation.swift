@@ -186,7 +186,8 @@ struct Invocation: Equatable {
     /// Sets the numeric option `name` of the fast reading to `value` (any word: these
     /// options take the next one, as ArgumentParser's `.unconditional` parsing does);
     /// false when `name` is none of them or `value` is not a number. (ArgumentParser's
-    /// reading of `--fps` or `--max-lines` cost 19 M instructions, 4 ms, of a 4 M start.)
+    /// reading of `--fps` or `--max-lines` cost 19 M instructions, 4 ms: a start without
+    /// it is 4 M.)
     private mutating func setNumber(_ name: String, _ value: String) -> Bool {
         switch name {
         case "--fps", "--max-lines", "--tab-size", "--max-lag", "--drain", "--max-event-bytes":

@@ -22,6 +22,7 @@ public struct ANSIEncoder: Sendable {
         didSet {
             downgradedLooks = Array(repeating: (.max, 0), count: Self.slots)
             recentChanges = Self.noChanges
+            askedLook = .max
         }
     }
     /// Whether rows are screen rows (fullscreen: CUP allowed) or only relative to a

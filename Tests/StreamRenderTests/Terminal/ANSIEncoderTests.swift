@@ -265,7 +265,8 @@ struct Harness {
     /// Pen changes come from the encoder's caches (looks downgraded, changes written
     /// before): in a long random walk over styles, with the colours the terminal shows
     /// changed on the way, each change writes the SGR worked out afresh from the look
-    /// before to the style downgraded now.
+    /// before to the style downgraded now. The style asked for last is asked for again
+    /// right after each change of colours (its downgrade may differ now).
     @Test func cachedPenChangesWriteWhatIsWorkedOutAfresh() {
         let seed = TestSeed.base(0xA45E_0001)
         var rng = SeededGenerator(seed: seed)
@@ -275,10 +276,14 @@ struct Harness {
                   attributes: Style.Attributes(rawValue: UInt8.random(in: 0...63, using: &rng)))
         }
         var e = ANSIEncoder(capabilities: .full.withoutHyperlinks, absoluteRows: true)
-        var previous: Style?
+        var previous: Style?, asked: Style?
         for step in 0..<3000 {
-            if step % 500 == 499 { e.capabilities.colors = TerminalCapabilities.ColorSupport.allCases.randomElement(using: &rng)! }
-            let style = styles.randomElement(using: &rng)!
+            var style = styles.randomElement(using: &rng)!
+            if step % 500 == 499 {
+                e.capabilities.colors = TerminalCapabilities.ColorSupport.allCases.randomElement(using: &rng)!
+                style = asked ?? style
+            }
+            asked = style
             let wanted = e.look(of: style)
             var out: [UInt8] = []
             e.setStyle(style, into: &out)
