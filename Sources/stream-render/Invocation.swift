@@ -142,21 +142,13 @@ struct Invocation: Equatable {
                 invocation.view.output = output
             case "--pace":
                 invocation.pacing.pace = value
-            case "--width":
-                guard let width = Int(value) else { return nil }
-                invocation.view.width = width
-            case "--height":
-                guard let height = Int(value) else { return nil }
-                invocation.view.height = height
-            case "--markdown":
-                guard let markdown = Switch(argument: value) else { return nil }
-                invocation.style.markdown = markdown
-            case "--math":
-                guard let math = Switch(argument: value) else { return nil }
-                invocation.style.math = math
-            case "--status":
-                guard let status = Switch(argument: value) else { return nil }
-                invocation.report.status = status
+            case "--markdown", "--math", "--status":
+                guard let choice = Switch(argument: value) else { return nil }
+                switch name {
+                case "--markdown": invocation.style.markdown = choice
+                case "--math": invocation.style.math = choice
+                default: invocation.report.status = choice
+                }
             default:
                 guard invocation.setNumber(name, value) else { return nil }
             }
@@ -190,9 +182,11 @@ struct Invocation: Equatable {
     /// it is 4 M.)
     private mutating func setNumber(_ name: String, _ value: String) -> Bool {
         switch name {
-        case "--fps", "--max-lines", "--tab-size", "--max-lag", "--drain", "--max-event-bytes":
+        case "--width", "--height", "--fps", "--max-lines", "--tab-size", "--max-lag", "--drain", "--max-event-bytes":
             guard let number = Int(value) else { return false }
             switch name {
+            case "--width": view.width = number
+            case "--height": view.height = number
             case "--fps": view.fps = number
             case "--max-lines": view.maxLines = number
             case "--tab-size": view.tabSize = number
