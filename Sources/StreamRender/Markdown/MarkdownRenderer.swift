@@ -150,6 +150,9 @@ import CMD4C
         guard runs.last?.end == bytes.count else { return false }
         // (By index: a loop variable copied each run's style.)
         guard document.adoptAsIs(&bytes, runs: { ids, styles in
+            // (Room for them all first: a paragraph's runs grew one doubling at a time,
+            // an allocation each.)
+            if ids.capacity < runs.count { ids.reserveCapacity(runs.count) }
             for k in runs.indices { StyledDocument.addRun(&ids, end: runs[k].end, style: runs[k].style, in: &styles) }
         }) else { return false }
         runs.removeAllKeepingCapacity()
