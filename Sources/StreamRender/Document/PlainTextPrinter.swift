@@ -98,8 +98,8 @@
             line.runs.withUnsafeBufferPointer { runs in
                 straight.advance(text, closed: true, breakers: breakers) { visual in
                     printed += 1
-                    Self.printStraight(visual, of: text, runs: runs, decoration: decoration, width: settings.width, pen: pen,
-                                       into: &output)
+                    Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width, pen: pen,
+                                         into: &output)
                 }
             }
         }
@@ -111,9 +111,9 @@
 
     /// Prints `visual`, a line of `text` in `runs`, as ``printFinal(_:)`` prints the line
     /// of a paragraph with that text and decoration.
-    private static func printStraight(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
-                                      runs: UnsafeBufferPointer<StyledLine.Run>, decoration: PrefixWidths.Decoration?,
-                                      width: Int, pen: StylePen?, into out: inout [UInt8]) {
+    private static func printVisualLine(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
+                                        runs: UnsafeBufferPointer<StyledLine.Run>, decoration: PrefixWidths.Decoration?,
+                                        width: Int, pen: StylePen?, into out: inout [UInt8]) {
         var textColumn = 0
         if let decoration {
             let isFirst = visual.start == 0

@@ -20,7 +20,7 @@ public struct ANSIEncoder: Sendable {
         // (What was downgraded for other colours is not, nor are changes to looks asked
         // for, which are downgraded.)
         didSet {
-            downgradedLooks = Array(repeating: (.max, 0), count: Self.slots)
+            downgradedLooks = Self.noDowngrades
             recentChanges = Self.noChanges
             askedLook = .max
         }
@@ -472,7 +472,8 @@ public struct ANSIEncoder: Sendable {
     private static let noChanges = [(change: PenChange, bytes: ShortBytes, pen: UInt64)](
         repeating: (PenChange(from: .max, to: .max), ShortBytes(), 0), count: slots)
     /// Looks downgraded to the capabilities' colours (``cachedLook(of:)``), by slot.
-    private var downgradedLooks = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: slots)
+    private var downgradedLooks = noDowngrades
+    private static let noDowngrades = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: slots)
 
     /// The shortest SGR from `current` (nil: unknown) to `target`.
     func sgr(from current: Style?, to target: Style) -> [UInt8] {
