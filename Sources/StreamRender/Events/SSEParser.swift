@@ -292,7 +292,7 @@ import Darwin
 
     private mutating func appendRepaired(_ value: UnsafeBufferPointer<UInt8>) {
         // Valid UTF-8 (the common case) is appended as is.
-        if DisplayWidth.isASCII(value) || String(validating: value, as: UTF8.self) != nil {
+        if UTF8Validation.check(value).valid {
             data.append(contentsOf: value)
         } else {
             var repair = UTF8Repair()

@@ -23,8 +23,8 @@ public struct UTF8Repair: Sendable {
 
     static let replacement: (UInt8, UInt8, UInt8) = (0xEF, 0xBF, 0xBD)
 
-    /// The valid UTF-8 of `bytes` as a string, by one validation (Swift's, which a
-    /// string makes anyway) when nothing is held back and `bytes` are valid up to the
+    /// The valid UTF-8 of `bytes` as a string, by one validation (``UTF8Validation``)
+    /// when nothing is held back and `bytes` are valid up to the
     /// bytes of a character their end cuts (those go on as ``repair(_:into:)`` takes
     /// them); nil otherwise, with nothing consumed (repair them then).
     ///
@@ -32,7 +32,7 @@ public struct UTF8Repair: Sendable {
     mutating func validString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard needed == 0 else { return nil }
         let end = Self.completeEnd(bytes)
-        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self) else { return nil }
+        guard let text = UTF8Validation.string(UnsafeBufferPointer(rebasing: bytes[..<end])) else { return nil }
         // The cut character is held back (or, not a valid start, replaced).
         var tail: [UInt8] = []
         repair(UnsafeBufferPointer(rebasing: bytes[end...]), into: &tail)
