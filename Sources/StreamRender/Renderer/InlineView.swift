@@ -58,7 +58,7 @@ public struct InlineView {
     enum NewRows {
         /// Diffed against a blank frame, like any frame (for tests: the bytes to match).
         case diffed
-        /// Drawn in a frame and written cell by cell (``ANSIEncoder/encodeNewRows(of:from:wrapsAbove:styles:into:)``;
+        /// Drawn in a frame and written cell by cell (``ANSIEncoder/encodeNewRows(of:from:at:wrapsAbove:styles:into:)``;
         /// for tests).
         case fromFrame
         /// Final rows drawn straight into bytes (``RowCells``), live rows as `fromFrame`
@@ -250,7 +250,10 @@ public struct InlineView {
         let fresh = shown.height == 0 && newRows != .diffed
         let direct = fresh && newRows == .direct
         assert(shown.height > 0 || written.allSatisfy { $0 == 0 }, "an empty region with written columns")
-        next.reset(width: width, height: rows)
+        // Final rows written straight are not drawn: the frame holds the rows after them
+        // (a batch of final rows alone cleared a screenful of cells it never used).
+        let skipped = direct ? finals.count : 0
+        next.reset(width: width, height: rows - skipped)
         // Final rows only are left to the terminal's wrap: a live row the terminal marked
         // wrapped would stay marked when other text is drawn there later, and the
         // terminal would join it to the next row on a resize or a selection.
@@ -262,18 +265,18 @@ public struct InlineView {
         var settled = true
         for (k, line) in live.enumerated() {
             let drawn = clipped(line)
-            LineDrawer.draw(drawn, row: finals.count + k, in: &next, view: view, splitter: splitter, revealedTo: revealLimit)
+            LineDrawer.draw(drawn, row: finals.count - skipped + k, in: &next, view: view, splitter: splitter, revealedTo: revealLimit)
             regionLines.append(drawn)
             settled = settled && (view.document.isSettled(paragraph: line.paragraph, upTo: line.end) || view.provisionalTextOnlyGrows)
             if settled { regionSettledTextColumns.append(view.decoration(of: line).textColumn) }
         }
         if let statusLine {
             let dim = view.intern(Style(attributes: .dim))
-            drawStatus(statusLine, style: dim, row: finals.count + live.count, in: &next)
+            drawStatus(statusLine, style: dim, row: finals.count - skipped + live.count, in: &next)
         }
         if written.count < rows { written += repeatElement(0, count: rows - written.count) }
         if fresh {
-            for r in 0..<rows { written[r] = next.textEnd(row: r) }
+            for r in 0..<rows { written[r] = r < skipped ? 0 : next.textEnd(row: r - skipped) }
         } else {
             previous.reset(width: width, height: rows)
             previous.copyRows(of: shown, from: 0, count: min(rows, shown.height))
@@ -321,7 +324,7 @@ public struct InlineView {
         }
         // The final rows are now history: the region starts after them.
         shown.reset(width: width, height: rows - finals.count)
-        shown.copyRows(of: next, from: finals.count, count: rows - finals.count)
+        shown.copyRows(of: next, from: finals.count - skipped, count: rows - finals.count)
         written.removeFirst(finals.count)
         if let at = encoder.cursor { encoder.cursor = (at.row - finals.count, at.column) }
         if let existing = encoder.existingRows { encoder.existingRows = existing - finals.count }
@@ -334,7 +337,8 @@ public struct InlineView {
     }
 
     /// Writes `finals` on the first rows of an empty region, each drawn straight into
-    /// bytes, and the rows of `frame` after them (live rows, the status line).
+    /// bytes, and the rows of `frame` below them (live rows, the status line; its row 0
+    /// is the region's row `finals.count`).
     ///
     /// - Complexity: O(n) in the bytes of the lines, plus the frame's rows after them.
     private mutating func writeNewRows(finals: ArraySlice<VisualLine>, below frame: Frame, into out: inout [UInt8]) {
@@ -361,11 +365,11 @@ public struct InlineView {
                 cells.take(row: 0, of: spare)
             }
             // (As a frame marks it: not the region's last row.)
-            cells.wraps = cells.wraps && k + 1 < frame.height
+            cells.wraps = cells.wraps && k + 1 < finals.count + frame.height
             encoder.writeNewRow(k, cells, wrapsAbove: wrapsAbove, styles: styles, into: &out)
             wrapsAbove = cells.wraps
         }
-        encoder.encodeNewRows(of: frame, from: finals.count, wrapsAbove: wrapsAbove, styles: styles, into: &out)
+        encoder.encodeNewRows(of: frame, at: finals.count, wrapsAbove: wrapsAbove, styles: styles, into: &out)
     }
 
     /// Writes final row `line` on `row` of an empty region straight from its paragraph's

@@ -118,15 +118,18 @@ public struct ANSIEncoder: Sendable {
     ///
     /// Rows before `first` were written already (``writeNewRow(_:_:wrapsAbove:styles:into:)``),
     /// the last of them going on in row `first` by the terminal's wrap if `wrapsAbove`.
+    /// `offset`: the frame's row 0 is the region's row `offset` (the rows above it were
+    /// written already too).
     ///
     /// - Complexity: O(c) in the cells up to each row's text end, plus the bytes written.
-    mutating func encodeNewRows(of frame: Frame, from first: Int = 0, wrapsAbove: Bool = false, styles: StyleTable,
-                                into out: inout [UInt8]) {
-        if first == 0 { startNewRows() }
+    mutating func encodeNewRows(of frame: Frame, from first: Int = 0, at offset: Int = 0, wrapsAbove: Bool = false,
+                                styles: StyleTable, into out: inout [UInt8]) {
+        if first + offset == 0 { startNewRows() }
         var cells = RowCells(width: frame.width)
         for row in first..<frame.height {
             cells.take(row: row, of: frame)
-            writeNewRow(row, cells, wrapsAbove: row == first ? wrapsAbove : frame.wraps(row: row - 1), styles: styles, into: &out)
+            writeNewRow(offset + row, cells, wrapsAbove: row == first ? wrapsAbove : frame.wraps(row: row - 1), styles: styles,
+                        into: &out)
         }
         endFrame(into: &out)
     }
@@ -140,7 +143,7 @@ public struct ANSIEncoder: Sendable {
     }
 
     /// Appends the bytes that draw `cells` on `row`, which shows nothing yet, as
-    /// ``encodeNewRows(of:from:wrapsAbove:styles:into:)`` draws a row of a frame.
+    /// ``encodeNewRows(of:from:at:wrapsAbove:styles:into:)`` draws a row of a frame.
     /// `wrapsAbove`: the row before goes on in this one by the terminal's wrap. After
     /// ``startNewRows()``; ``endFrame(into:)`` after the last row.
     ///
