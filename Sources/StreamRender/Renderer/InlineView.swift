@@ -180,13 +180,14 @@ public struct InlineView {
         // Done: everything is final and written.
         let done = finished && pendingFinal.isEmpty
         let start = out.count
-        // Final lines are written a screenful or more at a time: a frame of every line a
-        // read made final (tens of thousands of short lines) cost its width in cells per
-        // line to allocate and diff, all at once.
+        // Final lines are written a batch at a time: a frame of every line a read made
+        // final (tens of thousands of short lines) cost its width in cells per line to
+        // allocate and diff, all at once. The first batch takes the rows the region
+        // shows (diffed against them); the rows below are new, written straight.
         do {
             var batch = finals[...]
-            while batch.count > max(shown.height, Self.finalBatchRows) {
-                var size = max(shown.height, Self.finalBatchRows)
+            while case let first = shown.height > 0 ? shown.height : Self.finalBatchRows, batch.count > first {
+                var size = first
                 // Not between two rows the terminal's wrap joins (unless one line fills the batch).
                 while size > 1 && view.continuesByTerminalWrap(batch[batch.startIndex + size - 1]) { size -= 1 }
                 if size == 1 && view.continuesByTerminalWrap(batch[batch.startIndex]) { size = max(shown.height, Self.finalBatchRows) }
