@@ -227,7 +227,8 @@ public struct InlineView {
         return n
     }
 
-    /// Final rows written per frame at most (more are written in several frames).
+    /// Final rows written at a time below an empty region (a frame writes as many
+    /// batches as its final rows make; the first takes the rows the region shows).
     static let finalBatchRows = 48
 
     /// Writes `finals` (into the scrollback), then `live` and the status line below them,
