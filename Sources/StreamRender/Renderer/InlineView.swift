@@ -188,7 +188,8 @@ public struct InlineView {
             var batch = finals[...]
             while case let first = shown.height > 0 ? shown.height : Self.finalBatchRows, batch.count > first {
                 var size = first
-                // Not between two rows the terminal's wrap joins (unless one line fills the batch).
+                // Not between two rows the terminal's wrap joins (unless one line fills the
+                // batch: then a batch of a screenful or more, each cut losing a join).
                 while size > 1 && view.continuesByTerminalWrap(batch[batch.startIndex + size - 1]) { size -= 1 }
                 if size == 1 && view.continuesByTerminalWrap(batch[batch.startIndex]) { size = max(shown.height, Self.finalBatchRows) }
                 write(finals: batch.prefix(size), live: [], statusLine: nil, done: false, into: &out)

@@ -114,20 +114,23 @@ public enum DisplayWidth: Sendable {
     ///
     /// - Complexity: O(n) in the bytes, eight at a time.
     static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
+        asciiEnd(text, from: 0) == text.count
+    }
+
+    /// The index of the first byte at or after `start` that is not ASCII (0x80 or
+    /// above), or the count.
+    ///
+    /// - Complexity: O(n) in the bytes passed, eight at a time.
+    @inline(__always)
+    static func asciiEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var i = start
         let n = text.count
         if let base = text.baseAddress {
             let raw = UnsafeRawPointer(base)
-            while i + 8 <= n {
-                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-                i += 8
-            }
+            while i + 8 <= n && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
         }
-        while i < n {
-            if text[i] >= 0x80 { return false }
-            i += 1
-        }
-        return true
+        while i < n && text[i] < 0x80 { i += 1 }
+        return i
     }
 
     /// Whether every byte is printable ASCII (0x20-0x7E): one column each, one

@@ -17,15 +17,9 @@ enum UTF8Validation {
         var i = 0
         var ascii = true
         while i < n {
-            while i + 8 <= n && UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-            }
+            i = DisplayWidth.asciiEnd(bytes, from: i)
             guard i < n else { break }
             let lead = base[i]
-            if lead < 0x80 {
-                i += 1
-                continue
-            }
             ascii = false
             // The second byte's range depends on the lead (table 3-7); the others are
             // any continuation byte.
