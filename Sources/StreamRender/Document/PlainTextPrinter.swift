@@ -19,6 +19,10 @@
     /// Styled output: each run of text is preceded by what switches to its style,
     /// and each line ends with the style reset before its LF.
     private let pen: StylePen?
+    /// The pen, where it can write into ``assembly``: a paragraph printed straight is
+    /// put together there and appended to the output once.
+    private let linePen: LinePen?
+    private let assembly = LineAssembly()
     private let hasMarkdown: Bool
     /// Lays out markdown's complete paragraphs that go straight from their rendered
     /// lines to the output (``printStraight(_:)``).
@@ -34,6 +38,7 @@
                 pen: StylePen? = nil) {
         view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
         self.pen = pen
+        linePen = pen as? LinePen
         hasMarkdown = markdown != nil
         straight = ParagraphWrapper(settings: settings)
     }
@@ -91,19 +96,29 @@
                                    cutsAnywhere: line.format.wrapsLikeTerminal)
         }
         // (The output in a local: the layout's closure may not reach into self.)
-        let pen = pen
-        var output: [UInt8] = [], printed = 0
-        swap(&output, &out)
+        var printed = 0
         line.bytes.withUnsafeBufferPointer { text in
             line.runs.withUnsafeBufferPointer { runs in
-                straight.advance(text, closed: true, breakers: breakers) { visual in
-                    printed += 1
-                    Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width, pen: pen,
-                                         into: &output)
+                if let linePen {
+                    var sink = AssemblySink(pen: linePen, line: assembly)
+                    straight.advance(text, closed: true, breakers: breakers) { visual in
+                        printed += 1
+                        Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
+                                             into: &sink)
+                    }
+                    assembly.move(into: &out)
+                } else {
+                    var sink = ArraySink(pen: pen)
+                    swap(&sink.out, &out)
+                    straight.advance(text, closed: true, breakers: breakers) { visual in
+                        printed += 1
+                        Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
+                                             into: &sink)
+                    }
+                    swap(&sink.out, &out)
                 }
             }
         }
-        swap(&output, &out)
         view.unheldLines += printed
         partial = nil
         return true
@@ -111,45 +126,47 @@
 
     /// Prints `visual`, a line of `text` in `runs`, as ``printFinal(_:)`` prints the line
     /// of a paragraph with that text and decoration.
-    private static func printVisualLine(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
-                                        runs: UnsafeBufferPointer<StyledLine.Run>, decoration: PrefixWidths.Decoration?,
-                                        width: Int, pen: StylePen?, into out: inout [UInt8]) {
+    private static func printVisualLine<Sink: LineSink>(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
+                                                        runs: UnsafeBufferPointer<StyledLine.Run>,
+                                                        decoration: PrefixWidths.Decoration?, width: Int,
+                                                        into sink: inout Sink) {
         var textColumn = 0
         if let decoration {
             let isFirst = visual.start == 0
             textColumn = isFirst ? decoration.columns.first : decoration.columns.other
             for piece in isFirst ? decoration.first : decoration.other {
-                pen?.change(to: piece.style, into: &out)
+                sink.setStyle(piece.style)
                 var text = piece.text
-                text.withUTF8 { out.append(contentsOf: $0) }
+                text.withUTF8 { sink.append($0) }
             }
         }
         if visual.isReplacement {
-            pen?.change(to: .plain, into: &out)
-            out.append(contentsOf: "\u{FFFD}".utf8)
-            out.append(contentsOf: repeatElement(0x20, count: max(1, width - textColumn) - 1))
-        } else if let pen {
+            sink.setStyle(.plain)
+            let replacement: StaticString = "\u{FFFD}"
+            replacement.withUTF8Buffer { sink.append($0) }
+            for _ in 0..<(max(1, width - textColumn) - 1) { sink.append(0x20) }
+        } else if sink.isStyled {
             // (The runs cover the text: the last ends at its end.)
             var k = 0, start = visual.start
             while start < visual.end {
                 while runs[k].end <= start { k += 1 }
                 let end = min(runs[k].end, visual.end)
-                pen.change(to: runs[k].style, into: &out)
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+                sink.setStyle(runs[k].style)
+                sink.append(UnsafeBufferPointer(rebasing: text[start..<end]))
                 start = end
             }
         } else {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[visual.start..<visual.end]))
+            sink.append(UnsafeBufferPointer(rebasing: text[visual.start..<visual.end]))
         }
         if let decoration, let fill = decoration.fill {
             let count = max(0, width - textColumn - visual.width) / decoration.fillWidth
             if count > 0 {
-                pen?.change(to: fill.style, into: &out)
-                WrappedDocument.appendRepeated(fill.text, count: count, into: &out)
+                sink.setStyle(fill.style)
+                sink.appendRepeated(fill.text, count: count)
             }
         }
-        pen?.change(to: .plain, into: &out)
-        out.append(0x0A)
+        sink.setStyle(.plain)
+        sink.append(0x0A)
     }
 
     /// The text so far ends a block (see `WrappedDocument.endBlock(commit:)`);
@@ -226,5 +243,45 @@
         partial = p
         // A pipe's reader may stop here a while (`less -R`): leave no style open.
         pen?.change(to: .plain, into: &out)
+    }
+}
+
+/// Where ``PlainTextPrinter`` prints a line straight: a ``LineAssembly`` through a
+/// ``LinePen`` (``AssemblySink``), or the output array through another pen or none
+/// (``ArraySink``: plain lines are a few appends each, and copying them twice cost
+/// more than it saved).
+private protocol LineSink {
+    /// Whether styles are written (with no pen, ``setStyle(_:)`` writes nothing).
+    var isStyled: Bool { get }
+    mutating func setStyle(_ style: Style)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
+    mutating func append(_ byte: UInt8)
+    mutating func appendRepeated(_ text: String, count: Int)
+}
+
+private struct ArraySink: LineSink {
+    var out: [UInt8] = []
+    let pen: StylePen?
+
+    init(pen: StylePen?) { self.pen = pen }
+
+    var isStyled: Bool { pen != nil }
+    mutating func setStyle(_ style: Style) { pen?.change(to: style, into: &out) }
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { out.append(contentsOf: bytes) }
+    mutating func append(_ byte: UInt8) { out.append(byte) }
+    mutating func appendRepeated(_ text: String, count: Int) { WrappedDocument.appendRepeated(text, count: count, into: &out) }
+}
+
+private struct AssemblySink: LineSink {
+    let pen: LinePen
+    let line: LineAssembly
+
+    var isStyled: Bool { true }
+    func setStyle(_ style: Style) { pen.change(to: style, into: line) }
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) { line.append(bytes) }
+    func append(_ byte: UInt8) { line.append(byte) }
+    func appendRepeated(_ text: String, count: Int) {
+        var text = text
+        text.withUTF8 { bytes in for _ in 0..<count { line.append(bytes) } }
     }
 }

@@ -400,16 +400,68 @@ public struct ANSIEncoder: Sendable {
     /// ``setPen(_:link:into:)`` for the style whose ``Style/look`` is `key`.
     private mutating func setPen(look key: UInt64, link target: String?, into out: inout [UInt8]) {
         penCellStyle = nil
+        var linked = false
         if target != nil || link != nil {
             if target != link {
                 if link != nil { out.append(contentsOf: Array("\u{1B}]8;;\u{1B}\\".utf8)) }
                 if let target { out.append(contentsOf: Array("\u{1B}]8;;\(Self.cleanURL(target))\u{1B}\\".utf8)) }
                 link = target
             }
-        } else if key == askedLook {
+            linked = true
+        }
+        switch penStep(look: key, linked: linked) {
+        case .none: return
+        case .remembered(let bytes): bytes.append(to: &out)
+        case .workOut(let change, let slot): workOutPen(look: key, change: change, slot: slot, into: &out)
+        }
+    }
+
+    /// ``setStyle(_:into:)`` for a style of look `key` without a link, into `line`
+    /// (a printer's line put together before it is appended to its output).
+    ///
+    /// - Complexity: O(1) plus the bytes written.
+    package mutating func setLook(_ key: UInt64, into line: LineAssembly) {
+        guard link == nil else {
+            // (Closing a link: not a printer's line's way, which has none.)
+            var bytes: [UInt8] = []
+            setPen(look: key, link: nil, into: &bytes)
+            return bytes.withUnsafeBufferPointer { line.append($0) }
+        }
+        penCellStyle = nil
+        switch penStep(look: key, linked: false) {
+        case .none: return
+        case .remembered(let bytes):
+            bytes.store(to: line.room(32))
+            line.advance(by: bytes.byteCount)
+        case .workOut(let change, let slot):
+            var bytes: [UInt8] = []
+            swap(&bytes, &workedOut)
+            bytes.removeAll(keepingCapacity: true)
+            workOutPen(look: key, change: change, slot: slot, into: &bytes)
+            bytes.withUnsafeBufferPointer { line.append($0) }
+            swap(&bytes, &workedOut)
+        }
+    }
+
+    /// What a pen change to the look `key` takes, and the pen after it where that is
+    /// known already.
+    private enum PenStep {
+        /// Nothing: the pen is the look's downgrade.
+        case none
+        /// The bytes of the same change made before (the pen is set).
+        case remembered(ShortBytes)
+        /// Working out (``workOutPen(look:change:slot:into:)``).
+        case workOut(PenChange?, slot: Int)
+    }
+
+    /// The first steps of a change to the look `key`; `linked`: the change writes or
+    /// closes a link, so the look asked for last time does not settle it.
+    @inline(__always)
+    private mutating func penStep(look key: UInt64, linked: Bool) -> PenStep {
+        if !linked && key == askedLook {
             // The look asked for last time (a line's end and the next line's start are
             // both plain): the pen is its downgrade already.
-            return
+            return .none
         }
         // (Every way out below leaves the pen at this look's downgrade.)
         askedLook = key
@@ -419,10 +471,14 @@ public struct ANSIEncoder: Sendable {
         let change = pen.map { PenChange(from: $0, to: key) }
         let slot = change.map { Self.slot($0.from &* 31 &+ $0.to) } ?? 0
         if let change, recentChanges[slot].change == change {
-            recentChanges[slot].bytes.append(to: &out)
             pen = recentChanges[slot].pen
-            return
+            return .remembered(recentChanges[slot].bytes)
         }
+        return .workOut(change, slot: slot)
+    }
+
+    /// A pen change to the look `key` not remembered: its SGR, remembered in `slot`.
+    private mutating func workOutPen(look key: UInt64, change: PenChange?, slot: Int, into out: inout [UInt8]) {
         let wanted = cachedLook(of: key)
         if let pen, pen == wanted { return }
         let start = out.count
@@ -437,6 +493,9 @@ public struct ANSIEncoder: Sendable {
         pen = wanted
         if let change, let bytes = ShortBytes(out[start...]) { recentChanges[slot] = (change, bytes, wanted) }
     }
+
+    /// ``setLook(_:into:)``'s bytes of a change worked out, kept between changes.
+    private var workedOut: [UInt8] = []
 
     /// ``look(of:)``, remembered by look: downgrading a style's colours for each pen
     /// change was a third of the cost of styled output.
@@ -739,6 +798,15 @@ struct ShortBytes {
         guard bytes.count <= MemoryLayout.size(ofValue: words) else { return nil }
         count = bytes.count
         withUnsafeMutableBytes(of: &words) { raw in bytes.withUnsafeBytes { raw.copyMemory(from: $0) } }
+    }
+
+    /// The bytes held.
+    var byteCount: Int { count }
+
+    /// Writes all 32 bytes of room at `target` (the first ``byteCount`` are these).
+    @inline(__always)
+    func store(to target: UnsafeMutableRawPointer) {
+        target.storeBytes(of: words, as: (UInt64, UInt64, UInt64, UInt64).self)
     }
 
     /// - Complexity: O(n) in the bytes.

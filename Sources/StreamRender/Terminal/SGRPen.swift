@@ -3,7 +3,7 @@
 /// `less -R` (`--color always`).
 ///
 /// Not `Sendable`: it holds the pen (the look and link last written); one per output.
-public final class SGRPen: StylePen {
+public final class SGRPen: LinePen {
     /// (Not checked for exclusive access at run time: a pen is used by one writer, and
     /// the check was a tenth of a pen change.)
     @exclusivity(unchecked) private var encoder: ANSIEncoder
@@ -20,5 +20,16 @@ public final class SGRPen: StylePen {
     /// - Complexity: O(1) plus the bytes appended.
     public func change(to id: StyleID, in styles: StyleTable, into out: inout [UInt8]) {
         encoder.setStyle(id, styles: styles, into: &out)
+    }
+
+    /// - Complexity: O(1) plus the bytes written.
+    package func change(to style: Style, into line: LineAssembly) {
+        guard style.hyperlink == nil else {
+            // (Rare: a link's change as the array path writes it.)
+            var bytes: [UInt8] = []
+            encoder.setStyle(style, into: &bytes)
+            return bytes.withUnsafeBufferPointer { line.append($0) }
+        }
+        encoder.setLook(style.look, into: line)
     }
 }

@@ -78,6 +78,38 @@ import Testing
         #expect(out.count > 32, "the long change fits the encoder's memory: \(out.count) bytes")
     }
 
+    /// A pen putting a line together (`LineAssembly`, the printer's straight path)
+    /// writes what it writes into an array, with text between the changes, links on
+    /// and off, changes remembered or longer than the encoder remembers, past the
+    /// assembly's first capacity.
+    @Test func aPenWritingIntoALineAssemblyWritesWhatItWritesIntoAnArray() {
+        let seed = TestSeed.base(0x11E_A55E)
+        var rng = SeededGenerator(seed: seed)
+        let all = [Style.plain, Style(attributes: .bold), Style(foreground: .ansi(5)), Style(foreground: .ansi(6), attributes: .italic),
+                   Style(foreground: .rgb(255, 254, 253), background: .rgb(200, 201, 202),
+                         attributes: [.bold, .italic, .underline, .strikethrough, .inverse]),
+                   Style(foreground: .ansi(3), hyperlink: "https://example.com/a"), Style(hyperlink: "https://example.com/b")]
+        for capabilities in [TerminalCapabilities.full, .full.withoutHyperlinks, TerminalCapabilities()] {
+            let toArray = SGRPen(capabilities: capabilities), toLine = SGRPen(capabilities: capabilities)
+            let line = LineAssembly(capacity: 16)
+            var want: [UInt8] = [], got: [UInt8] = []
+            for step in 0..<600 {
+                let style = all.randomElement(using: &rng)!
+                let text = Array(String(repeating: "ab ", count: Int.random(in: 0...3, using: &rng)).utf8)
+                toArray.change(to: style, into: &want)
+                want += text
+                toLine.change(to: style, into: line)
+                text.withUnsafeBufferPointer { line.append($0) }
+                if Int.random(in: 0..<40, using: &rng) == 0 || step == 599 {
+                    line.move(into: &got)
+                    #expect(line.count == 0)
+                    #expect(got == want, "seed \(seed) step \(step) \(capabilities)")
+                }
+            }
+            #expect(want.count > 2_000)
+        }
+    }
+
     @Test(arguments: MarkdownCorpus.fixtures + ["answers/sqlite-wal.md", "answers/python-dedupe.md", "real/markdown/glamour--example.md",
                                                 "real/markdown/streamdown--cjk-table.md", "real/markdown/mdcat--common-mark.md"])
     func styledLinesAreThePlainTextWithStylesInEveryChunking(_ name: String) throws {
