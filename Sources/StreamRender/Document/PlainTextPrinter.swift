@@ -151,7 +151,8 @@
             while start < visual.end {
                 while runs[k].end <= start { k += 1 }
                 let end = min(runs[k].end, visual.end)
-                sink.setStyle(runs[k].style)
+                // (By its look, mostly: a copy of the style retained its link.)
+                if runs[k].style.hyperlink == nil { sink.setLook(runs[k].style.look) } else { sink.setStyle(runs[k].style) }
                 sink.append(UnsafeBufferPointer(rebasing: text[start..<end]))
                 start = end
             }
@@ -254,6 +255,8 @@ private protocol LineSink {
     /// Whether styles are written (with no pen, ``setStyle(_:)`` writes nothing).
     var isStyled: Bool { get }
     mutating func setStyle(_ style: Style)
+    /// ``setStyle(_:)`` for a style without a link, by its ``Style/look``.
+    mutating func setLook(_ look: UInt64)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
     mutating func append(_ byte: UInt8)
     mutating func appendRepeated(_ text: String, count: Int)
@@ -267,6 +270,7 @@ private struct ArraySink: LineSink {
 
     var isStyled: Bool { pen != nil }
     mutating func setStyle(_ style: Style) { pen?.change(to: style, into: &out) }
+    mutating func setLook(_ look: UInt64) { pen?.change(to: Style(look: look), into: &out) }
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { out.append(contentsOf: bytes) }
     mutating func append(_ byte: UInt8) { out.append(byte) }
     mutating func appendRepeated(_ text: String, count: Int) { WrappedDocument.appendRepeated(text, count: count, into: &out) }
@@ -278,6 +282,7 @@ private struct AssemblySink: LineSink {
 
     var isStyled: Bool { true }
     func setStyle(_ style: Style) { pen.change(to: style, into: line) }
+    func setLook(_ look: UInt64) { pen.change(toLook: look, into: line) }
     func append(_ bytes: UnsafeBufferPointer<UInt8>) { line.append(bytes) }
     func append(_ byte: UInt8) { line.append(byte) }
     func appendRepeated(_ text: String, count: Int) {

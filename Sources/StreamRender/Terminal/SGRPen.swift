@@ -32,4 +32,9 @@ public final class SGRPen: LinePen {
         }
         encoder.setLook(style.look, into: line)
     }
+
+    /// - Complexity: O(1) plus the bytes written.
+    package func change(toLook look: UInt64, into line: LineAssembly) {
+        encoder.setLook(look, into: line)
+    }
 }

@@ -75,4 +75,9 @@ package protocol LinePen: StylePen {
     ///
     /// - Complexity: O(1) plus the bytes written.
     func change(to style: Style, into line: LineAssembly)
+    /// ``change(to:into:)`` for a style without a link, by its ``Style/look`` (no
+    /// copy of the style and its link's reference).
+    ///
+    /// - Complexity: O(1) plus the bytes written.
+    func change(toLook look: UInt64, into line: LineAssembly)
 }

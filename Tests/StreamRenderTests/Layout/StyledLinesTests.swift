@@ -78,10 +78,10 @@ import Testing
         #expect(out.count > 32, "the long change fits the encoder's memory: \(out.count) bytes")
     }
 
-    /// A pen putting a line together (`LineAssembly`, the printer's straight path)
-    /// writes what it writes into an array, with text between the changes, links on
-    /// and off, changes remembered or longer than the encoder remembers, past the
-    /// assembly's first capacity.
+    /// A pen putting a line together (`LineAssembly`, the printer's straight path),
+    /// asked by style or by look, writes what it writes into an array, with text
+    /// between the changes, links on and off, changes remembered or longer than the
+    /// encoder remembers, past the assembly's first capacity.
     @Test func aPenWritingIntoALineAssemblyWritesWhatItWritesIntoAnArray() {
         let seed = TestSeed.base(0x11E_A55E)
         var rng = SeededGenerator(seed: seed)
@@ -98,7 +98,11 @@ import Testing
                 let text = Array(String(repeating: "ab ", count: Int.random(in: 0...3, using: &rng)).utf8)
                 toArray.change(to: style, into: &want)
                 want += text
-                toLine.change(to: style, into: line)
+                if style.hyperlink == nil && Bool.random(using: &rng) {
+                    toLine.change(toLook: style.look, into: line)
+                } else {
+                    toLine.change(to: style, into: line)
+                }
                 text.withUnsafeBufferPointer { line.append($0) }
                 if Int.random(in: 0..<40, using: &rng) == 0 || step == 599 {
                     line.move(into: &got)
