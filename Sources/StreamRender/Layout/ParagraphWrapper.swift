@@ -239,6 +239,9 @@ struct ParagraphWrapper {
         if cutsAnywhere && usesOnePass && segmented == 0 && closed && DisplayWidth.isPrintableASCII(text) {
             return cutPrintableASCII(text, emit: emit)
         }
+        // Clusters segmented whole already (by `fitsWhole`, of text that does not fit)
+        // are placed as they are: segmenting a paragraph of Thai twice cost a fifth more.
+        var segmentedWhole = false
         if onePass {
             // (Simple text as wide as its bytes is printable ASCII: every other simple
             // scalar takes more bytes than columns.)
@@ -249,12 +252,13 @@ struct ParagraphWrapper {
             } else if !ByteSearch.contains(0x09, in: text) {
                 if fitsWhole(text, breakers: breakers, emit: emit) { return }
                 // (Not the scripts broken with a dictionary, whose scans the cluster path
-                // cuts where the text says: see `dictionaryRunEnd`.)
+                // cuts where the text says: see `dictionaryRunEnd`. A declined one-pass
+                // layout leaves nothing segmented.)
                 if !Self.containsDictionaryScalar(text) && wrapClusters(text, breakers: breakers, emit: emit) { return }
-                if segmented > 0 { _ = declineOnePass() }
+                segmentedWhole = segmented == text.count
             }
         }
-        if usesASCIIRuns && !cutsAnywhere {
+        if usesASCIIRuns && !cutsAnywhere && !segmentedWhole {
             // Runs of printable ASCII placed from their bytes, the text between them
             // segmented a window at a time (segmented whole, a long line's text became
             // clusters before any run could be seen).
