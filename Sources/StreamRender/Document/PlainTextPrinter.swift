@@ -95,7 +95,7 @@
             straight.setLineWidths(first: settings.width - decoration.columns.first, other: settings.width - decoration.columns.other,
                                    cutsAnywhere: line.format.wrapsLikeTerminal)
         }
-        // (The output in a local: the layout's closure may not reach into self.)
+        // (The output in a local sink: the layout's closure may not reach into self.)
         var printed = 0
         line.bytes.withUnsafeBufferPointer { text in
             line.runs.withUnsafeBufferPointer { runs in
