@@ -79,13 +79,17 @@ enum ASCIILineBreak {
         case eb, em, zwj, ri
         /// Glue (LB12, LB12a): the no-break space and its kin, the combining double marks.
         case gl
+        /// An opening bracket of East Asian width (`「（【`): OP, but not LB30's (a letter
+        /// or digit before it does not hold it). Nonstarters (`々・：；`, LB16, LB21).
+        case ow, ns
         /// Not covered: a character of ``table`` ICU decides (never reaches the rules).
         case uncovered
     }
 
     /// Whether the text is ASCII but for characters of classes the fast path implements:
     /// Latin-1 letters, CJK ideographs and kana but the small ones (ID), Hangul
-    /// syllables (H2, H3) and the CJK comma and full stops `、。，` (CL), by hand; and
+    /// syllables (H2, H3) and CJK punctuation (`、。，」）` CL, `「（` OW, `・：` NS,
+    /// `！？` EX), by hand; and
     /// from ``ranges`` (made from ICU's data) Latin-1 signs, Greek and Cyrillic, combining
     /// accents, dashes, quotes, arrows, symbols, emoji, skin tones, joiners and regional
     /// indicators. Em dashes alone sent most
@@ -156,7 +160,17 @@ enum ASCIILineBreak {
         if b0 >= 0xE1 && b0 <= 0xEF, k + 2 < n, text[k + 1] & 0xC0 == 0x80, text[k + 2] & 0xC0 == 0x80 {
             let scalar = UInt32(b0 & 0x0F) << 12 | UInt32(text[k + 1] & 0x3F) << 6 | UInt32(text[k + 2] & 0x3F)
             switch scalar {
-            case 0x3001, 0x3002, 0xFF0C: return (.cl, 3)
+            // CJK punctuation and fullwidth forms, by hand (ICU's classes: the
+            // differential tests check each): Japanese and Chinese prose left the fast
+            // path at its first bracket or fullwidth colon.
+            case 0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301B, 0x301E, 0x301F,
+                 0xFF09, 0xFF0C, 0xFF0E, 0xFF3D, 0xFF5D, 0xFF60, 0xFF61, 0xFF63, 0xFF64:
+                return (.cl, 3)
+            case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D, 0xFF08, 0xFF3B, 0xFF5B,
+                 0xFF5F, 0xFF62:
+                return (.ow, 3)
+            case 0x3005, 0x301C, 0x303B, 0x309D, 0x309E, 0x30FB, 0x30FD, 0x30FE, 0xFF1A, 0xFF1B: return (.ns, 3)
+            case 0xFF01, 0xFF1F: return (.ex, 3)
             case 0x3041...0x3096, 0x30A1...0x30FA:
                 // Small kana are CJ (ICU: NS): not covered.
                 switch scalar {
@@ -427,7 +441,7 @@ enum ASCIILineBreak {
             }
             afterZWJ = isZWJ
             indicators = b == .ri ? (a == .ri ? indicators + 1 : 1) : 0
-            prevStartsWord = k == lineStart || (prev == .sp && lastNonSpace != .op)
+            prevStartsWord = k == lineStart || (prev == .sp && lastNonSpace != .op && lastNonSpace != .ow)
             prev = b
             number.advance(to: b)
             if b != .sp { lastNonSpace = b }
@@ -561,7 +575,7 @@ enum ASCIILineBreak {
                        numberFollows: (_ allowingInfix: Bool) -> Bool) -> Bool {
         if a == .gl { return false }  // LB12 GL ×
         if b == .gl && a != .sp && a != .ba && a != .hy { return false }  // LB12a [^SP BA HY] × GL
-        if lastNonSpace == .op && b != .sp { return false }  // LB14 OP SP* ×
+        if (lastNonSpace == .op || lastNonSpace == .ow) && b != .sp { return false }  // LB14 OP SP* ×
         // ICU 72 already breaks before a number that starts with a decimal point
         // after a space (" .35"), as Unicode 15.1's LB15c later does.
         if a == .sp && b == .is && numberFollows(false) { return true }
@@ -569,11 +583,12 @@ enum ASCIILineBreak {
         case .cl, .cp, .ex, .is, .sy: return false  // LB13
         default: break
         }
-        if lastNonSpace == .qu && b == .op { return false }  // LB15 QU SP* × OP
+        if lastNonSpace == .qu && (b == .op || b == .ow) { return false }  // LB15 QU SP* × OP
+        if (lastNonSpace == .cl || lastNonSpace == .cp) && b == .ns { return false }  // LB16 (CL | CP) SP* × NS
         if lastNonSpace == .b2 && b == .b2 { return false }  // LB17 B2 SP* × B2
         if a == .sp { return true }  // LB18
         if a == .qu || b == .qu { return false }  // LB19
-        if b == .ba || b == .hy { return false }  // LB21
+        if b == .ba || b == .hy || b == .ns { return false }  // LB21
         if b == .in { return false }  // LB22
         switch (a, b) {
         case (.pr, .id), (.id, .po), (.pr, .eb), (.eb, .po), (.pr, .em), (.em, .po): return false  // LB23a
@@ -586,9 +601,9 @@ enum ASCIILineBreak {
         switch (a, b) {
         case (.al, .nu), (.nu, .al): return false  // LB23
         case (.pr, .al), (.po, .al), (.al, .pr), (.al, .po): return false  // LB24
-        case (.pr, .nu), (.po, .nu), (.op, .nu), (.hy, .nu): return false  // LB25
+        case (.pr, .nu), (.po, .nu), (.op, .nu), (.ow, .nu), (.hy, .nu): return false  // LB25
         case (.is, .nu): return false  // LB25 as ICU tailors it (ICU-12017)
-        case (.pr, .op), (.pr, .hy), (.po, .op), (.po, .hy):
+        case (.pr, .op), (.pr, .ow), (.pr, .hy), (.po, .op), (.po, .ow), (.po, .hy):
             if numberFollows(true) { return false }  // LB25 (PR | PO) × (OP | HY) IS? NU
         default: break
         }
