@@ -79,13 +79,16 @@
     /// Prints `line`, a complete paragraph, laid out as the document would lay it out
     /// alone, without putting it in the document. False, printing nothing, for a
     /// line the document must take: part of a paragraph, or text to sanitise or
-    /// expand (tabs) or split (over the paragraph limit).
+    /// split (over the paragraph limit), or tabs in text that is not ASCII (expanded
+    /// here, they need each line's columns, which ASCII's bytes are).
     private mutating func printStraight(_ line: StyledLine) -> Bool {
         guard !line.continues && !line.joinsPrevious else { return false }
         let limit = view.document.maximumParagraphBytes
+        var hasTab = false
         guard line.bytes.withUnsafeBufferPointer({ bytes in
-            bytes.count <= limit && ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes)
-                && !ByteSearch.contains(0x09, in: bytes)
+            hasTab = ByteSearch.contains(0x09, in: bytes)
+            return bytes.count <= limit && ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes)
+                && (!hasTab || DisplayWidth.isASCII(bytes))
         }), line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
         let decoration = view.decoration(of: line.format)
         let settings = view.layout.settings, breakers = view.layout.breakers
@@ -97,6 +100,7 @@
         }
         // (The output in a local sink: the layout's closure may not reach into self.)
         var printed = 0
+        let tabSize = hasTab ? settings.tabSize : 0
         line.bytes.withUnsafeBufferPointer { text in
             line.runs.withUnsafeBufferPointer { runs in
                 if let linePen {
@@ -104,7 +108,7 @@
                     straight.advance(text, closed: true, breakers: breakers) { visual in
                         printed += 1
                         Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
-                                             into: &sink)
+                                             tabSize: tabSize, into: &sink)
                     }
                     assembly.move(into: &out)
                 } else {
@@ -113,7 +117,7 @@
                     straight.advance(text, closed: true, breakers: breakers) { visual in
                         printed += 1
                         Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
-                                             into: &sink)
+                                             tabSize: tabSize, into: &sink)
                     }
                     swap(&sink.out, &out)
                 }
@@ -125,12 +129,16 @@
     }
 
     /// Prints `visual`, a line of `text` in `runs`, as ``printFinal(_:)`` prints the line
-    /// of a paragraph with that text and decoration.
+    /// of a paragraph with that text and decoration. With `tabSize` above 0, the text
+    /// is ASCII with tabs (a byte a column), each expanded to its stop as the document
+    /// expands it.
     private static func printVisualLine<Sink: LineSink>(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
                                                         runs: UnsafeBufferPointer<StyledLine.Run>,
-                                                        decoration: PrefixWidths.Decoration?, width: Int,
+                                                        decoration: PrefixWidths.Decoration?, width: Int, tabSize: Int,
                                                         into sink: inout Sink) {
         var textColumn = 0
+        // The text's column on the line, where tabs are expanded.
+        var column = 0
         if let decoration {
             let isFirst = visual.start == 0
             textColumn = isFirst ? decoration.columns.first : decoration.columns.other
@@ -153,9 +161,17 @@
                 let end = min(runs[k].end, visual.end)
                 // (By its look, mostly: a copy of the style retained its link.)
                 if runs[k].style.hyperlink == nil { sink.setLook(runs[k].style.look) } else { sink.setStyle(runs[k].style) }
-                sink.append(UnsafeBufferPointer(rebasing: text[start..<end]))
+                if tabSize > 0 {
+                    appendExpandingTabs(text, start..<end, column: &column, tabSize: tabSize, lineWidth: max(1, width - textColumn),
+                                        into: &sink)
+                } else {
+                    sink.append(UnsafeBufferPointer(rebasing: text[start..<end]))
+                }
                 start = end
             }
+        } else if tabSize > 0 {
+            appendExpandingTabs(text, visual.start..<visual.end, column: &column, tabSize: tabSize,
+                                lineWidth: max(1, width - textColumn), into: &sink)
         } else {
             sink.append(UnsafeBufferPointer(rebasing: text[visual.start..<visual.end]))
         }
@@ -168,6 +184,28 @@
         }
         sink.setStyle(.plain)
         sink.append(0x0A)
+    }
+
+    /// Appends `text[range]`, ASCII starting at `column` of a line of `lineWidth` text
+    /// columns, each tab as the spaces to its next stop, cut at the line's end, as
+    /// `WrappedDocument.appendText` expands it (`LayoutSettings.tabWidth`).
+    /// (Out of line: inlined, it made the layout's closure too large to inline, a call
+    /// a line that cost plain output 2% of its instructions.)
+    @inline(never)
+    private static func appendExpandingTabs<Sink: LineSink>(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                                                            column: inout Int, tabSize: Int, lineWidth: Int,
+                                                            into sink: inout Sink) {
+        var start = range.lowerBound
+        for k in range where text[k] == 0x09 {
+            if k > start { sink.append(UnsafeBufferPointer(rebasing: text[start..<k])) }
+            column += k - start
+            let spaces = max(0, min(tabSize - column % tabSize, lineWidth - column))
+            for _ in 0..<spaces { sink.append(0x20) }
+            column += spaces
+            start = k + 1
+        }
+        if range.upperBound > start { sink.append(UnsafeBufferPointer(rebasing: text[start..<range.upperBound])) }
+        column += range.upperBound - start
     }
 
     /// The text so far ends a block (see `WrappedDocument.endBlock(commit:)`);

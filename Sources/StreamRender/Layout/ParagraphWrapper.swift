@@ -249,12 +249,16 @@ struct ParagraphWrapper {
                 if wrapSimple(text, ascii: true, breakers: breakers, emit: emit) { return }
             } else if simple != nil && min(firstLineWidth, otherLineWidth) >= 2 {
                 if wrapSimple(text, ascii: false, breakers: breakers, emit: emit) { return }
-            } else if !ByteSearch.contains(0x09, in: text) {
-                if fitsWhole(text, breakers: breakers, emit: emit) { return }
-                // (Not the scripts broken with a dictionary, whose scans the cluster path
-                // cuts where the text says: see `dictionaryRunEnd`. A declined one-pass
-                // layout leaves nothing segmented.)
-                if !Self.containsDictionaryScalar(text) && wrapClusters(text, breakers: breakers, emit: emit) { return }
+            } else {
+                // (ASCII with tabs takes at least a column a byte: longer, it cannot fit.)
+                let hasTab = ByteSearch.contains(0x09, in: text)
+                if !hasTab || text.count <= firstLineWidth || !DisplayWidth.isASCII(text) {
+                    if fitsWhole(text, breakers: breakers, emit: emit) { return }
+                }
+                // (Not tabs, nor the scripts broken with a dictionary, whose scans the
+                // cluster path cuts where the text says: see `dictionaryRunEnd`. A
+                // declined one-pass layout leaves nothing segmented.)
+                if !hasTab && !Self.containsDictionaryScalar(text) && wrapClusters(text, breakers: breakers, emit: emit) { return }
                 segmentedWhole = segmented == text.count
             }
         }
@@ -620,25 +624,33 @@ struct ParagraphWrapper {
         return true
     }
 
-    /// Lays out a complete paragraph with no tab that fits on its first line as that
-    /// line, found without looking for an opportunity: with no mandatory break, every
-    /// path places it whole. (ICU's line breaker was most of the cost of a short line
-    /// with marks or emoji, and a list item of 70 columns with Thai in it loaded ICU's
-    /// Thai dictionary, 6 M instructions.) False when it does not fit, its clusters
-    /// left segmented for ``wrapClusters(_:breakers:emit:)``.
+    /// Lays out a complete paragraph that fits on its first line as that line, found
+    /// without looking for an opportunity: with no mandatory break, every path places
+    /// it whole, each tab to its next stop. (ICU's line breaker was most of the cost of
+    /// a short line with marks or emoji, and a list item of 70 columns with Thai in it
+    /// loaded ICU's Thai dictionary, 6 M instructions; a line of Go, indented with
+    /// tabs, went cluster by cluster.) False when it does not fit, its clusters left
+    /// segmented for ``wrapClusters(_:breakers:emit:)`` or the cluster path.
     ///
     /// - Complexity: O(n) in the bytes.
     private mutating func fitsWhole(_ text: UnsafeBufferPointer<UInt8>, breakers: LayoutBreakers,
                                     emit: (VisualLine) -> Void) -> Bool {
         guard text.count <= maximumLineBytes, !Self.holdsMandatoryBreak(text) else { return false }
         segment(text, upTo: text.count, closed: true, breakers: breakers)
-        var column = 0
+        var column = 0, tabbed = false
         for c in pending {
-            column += c.kind == .space ? 1 : Int(c.width)
+            // (A tab to its stop, not cut at the edge: one that would be cut does not fit.)
+            if c.kind == .tab {
+                column += settings.tabSize - column % settings.tabSize
+                tabbed = true
+            } else {
+                column += c.kind == .space ? 1 : Int(c.width)
+            }
             if column > firstLineWidth { return false }
         }
+        // (A tab is no cell: its line's bytes are not its cells.)
         emit(VisualLine(paragraph: 0, start: 0, end: text.count, width: column, isReplacement: false, isSimple: false,
-                        cellsAreBytes: marksCells && cellsAreBytes(0..<pending.count, of: text)))
+                        cellsAreBytes: marksCells && !tabbed && cellsAreBytes(0..<pending.count, of: text)))
         return finishOnePass(text.count)
     }
 

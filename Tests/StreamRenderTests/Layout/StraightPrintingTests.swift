@@ -8,8 +8,9 @@ import TestSupport
 @Suite struct StraightPrintingTests {
     /// Blocks of every kind the renderer draws: prefixes (quotes, nested lists,
     /// numbered items), fills (rules, headings), code (fenced, with tabs, wrapped like
-    /// a terminal or not), tables, links, math, and prose with wide, combining and
-    /// control characters (``RandomDocument``), some long enough to be made final in parts.
+    /// a terminal or not), tables, links, math, tabs in prose and prefixed blocks, and
+    /// prose with wide, combining and control characters (``RandomDocument``), some
+    /// long enough to be made final in parts.
     static let blocks: [String] = [
         "# A heading with `code` in it\n", "## Second level, a longer heading that wraps at narrow widths\n",
         "> a quote whose line is long enough to wrap at most widths, with **bold** text\n> and a second line\n",
@@ -20,6 +21,11 @@ import TestSupport
         "| name | value |\n|---|---:|\n| alpha | 1 |\n| 日本語 | 22 |\n| a long cell with words | 333 |\n",
         "---\n", "    indented code line\n", "Inline math $x^2 + y^2$ and a footnote[^1].\n\n[^1]: the note\n",
         "Term\n: its definition\n", "<div>html block</div>\n", "a line\\\nafter a hard break\n",
+        // Tabs, several a line, after text and in prefixed blocks (expanded as printed
+        // straight when the line is ASCII, by the document otherwise).
+        "```go\nfunc f() {\n\tx := 1\t// one\ttwo\t\tthree\n\t\treturn\t\n}\n```\n",
+        "a\tb\tcc\tddd\teeee\tfffff paragraph with tabs\tin it and words to wrap\tat most widths\n",
+        "- item\twith\ttabs\n  - nested\t\tdeep\tx\n", "> quote\twith\ttabs\tand more\n", "caf\u{E9}\tnot ASCII\ttabs\n",
     ]
 
     static func document(using rng: inout SeededGenerator) -> String {
