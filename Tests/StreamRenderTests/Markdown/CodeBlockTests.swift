@@ -25,6 +25,26 @@ import Testing
         return lines.filter { $0.spans.count == 1 && $0.spans[0].style == style }.map(\.plainText)
     }
 
+    /// A code or HTML block's text goes to lines by its bytes as `String.split` at LF
+    /// keeping empty ones cut it, a last LF ending the last line: the lines of a code
+    /// block in a list are its source's lines, CR and all.
+    @Test func blockTextSplitsIntoItsLines() {
+        let texts = ["", "a", "a\n", "a\nb", "a\n\nb\n", "\n", "\n\n", "x\r\ny\r\n", "\ta\n  b\n\n", "é\n日本\n"]
+        for text in texts {
+            var got: [String] = []
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                MarkdownRenderer.forEachLine(of: bytes) { got.append(String(decoding: $0, as: UTF8.self)) }
+            }
+            let body = text.utf8.last == 0x0A ? String(text.utf8.dropLast())! : text
+            let want = body.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { String($0)! }
+            #expect(got == want, "\(text.debugDescription)")
+        }
+        // In a list (rendered from the tree, not the fence bypass), each line of the
+        // block, the empty one too, under the item's indent.
+        let (lines, _) = Self.stream(["- item\n\n  ```python\n  a = 1\n\n  b = 2\n  ```\n"])
+        #expect(Array(lines.map(\.plainText).suffix(3)) == ["  a = 1", "  ", "  b = 2"], "\(lines.map(\.plainText))")
+    }
+
     @Test func topLevelFencesAreNumberedWithTheirInfoAndExactCode() {
         let text = "Intro\n\n```swift\nlet x = 1\n  indented\n```\n\n  ~~~~ py extra\n  a = [\n  ~~~\n  ~~~~\nafter\n```\nunclosed at the end"
         let (lines, blocks) = Self.stream([text])
