@@ -187,25 +187,18 @@
     }
 
     /// Appends `text[range]`, ASCII starting at `column` of a line of `lineWidth` text
-    /// columns, each tab as the spaces to its next stop, cut at the line's end, as
-    /// `WrappedDocument.appendText` expands it (`LayoutSettings.tabWidth`).
+    /// columns, each tab as the spaces `LayoutSettings.expandingTabs` gives it (the
+    /// document's expansion: to the next stop, cut at the line's end).
     /// (Out of line: inlined, it made the layout's closure too large to inline, a call
     /// a line that cost plain output 2% of its instructions.)
     @inline(never)
     private static func appendExpandingTabs<Sink: LineSink>(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
                                                             column: inout Int, tabSize: Int, lineWidth: Int,
                                                             into sink: inout Sink) {
-        var start = range.lowerBound
-        for k in range where text[k] == 0x09 {
-            if k > start { sink.append(UnsafeBufferPointer(rebasing: text[start..<k])) }
-            column += k - start
-            let spaces = max(0, min(tabSize - column % tabSize, lineWidth - column))
-            for _ in 0..<spaces { sink.append(0x20) }
-            column += spaces
-            start = k + 1
+        column = LayoutSettings(width: lineWidth, tabSize: tabSize).expandingTabs(text, range, startColumn: column,
+                                                                                   measure: { $0.count }) { run, spaces, _ in
+            if let run { sink.append(run) } else { for _ in 0..<spaces { sink.append(0x20) } }
         }
-        if range.upperBound > start { sink.append(UnsafeBufferPointer(rebasing: text[start..<range.upperBound])) }
-        column += range.upperBound - start
     }
 
     /// The text so far ends a block (see `WrappedDocument.endBlock(commit:)`);

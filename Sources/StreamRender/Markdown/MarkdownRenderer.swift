@@ -554,16 +554,14 @@ public struct MarkdownOptions: Hashable, Sendable {
     ///
     /// - Complexity: O(n) in the bytes.
     static func forEachLine(of text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let base = text.baseAddress else { return body(text) }
         let end = text.last == 0x0A ? text.count - 1 : text.count
         var start = 0
         while true {
-            let rest = UnsafeBufferPointer(rebasing: text[start..<end])
-            guard let k = rest.firstIndex(of: 0x0A) else {
-                body(rest)
-                return
-            }
-            body(UnsafeBufferPointer(rebasing: text[start..<(start + k)]))
-            start += k + 1
+            let lineEnd = ByteSearch.find(0x0A, base, from: start, to: end)
+            body(UnsafeBufferPointer(rebasing: text[start..<lineEnd]))
+            guard lineEnd < end else { return }
+            start = lineEnd + 1
         }
     }
 
