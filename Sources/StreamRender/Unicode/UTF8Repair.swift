@@ -120,24 +120,14 @@ public struct UTF8Repair: Sendable {
 
     private mutating func consume(_ byte: UInt8, into output: inout [UInt8]) {
         if needed == 0 {
-            switch byte {
-            case 0x00...0x7F:
-                output.append(byte)
-            case 0xC2...0xDF:
-                needed = 1
-            case 0xE0...0xEF:
-                if byte == 0xE0 { lower = 0xA0 }
-                if byte == 0xED { upper = 0x9F }
-                needed = 2
-            case 0xF0...0xF4:
-                if byte == 0xF0 { lower = 0x90 }
-                if byte == 0xF4 { upper = 0x8F }
-                needed = 3
-            default:
-                emitReplacement(into: &output)
-                return
-            }
-            if needed != 0 { partial.0 = byte; seen = 0 }
+            if byte < 0x80 { return output.append(byte) }
+            // (Table 3-7, as the fast check reads it.)
+            guard let (length, low, high) = UTF8Validation.sequence(lead: byte) else { return emitReplacement(into: &output) }
+            needed = UInt8(length - 1)
+            lower = low
+            upper = high
+            partial.0 = byte
+            seen = 0
             return
         }
         guard byte >= lower && byte <= upper else {

@@ -19,27 +19,33 @@ enum UTF8Validation {
         while i < n {
             i = DisplayWidth.asciiEnd(bytes, from: i)
             guard i < n else { break }
-            let lead = base[i]
             ascii = false
-            // The second byte's range depends on the lead (table 3-7); the others are
-            // any continuation byte.
-            let length: Int, low: UInt8, high: UInt8
-            switch lead {
-            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
-            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
-            case 0xED: (length, low, high) = (3, 0x80, 0x9F)
-            case 0xE1...0xEF: (length, low, high) = (3, 0x80, 0xBF)
-            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
-            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
-            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
-            default: return (false, false)
-            }
-            guard n - i >= length, case let second = base[i + 1], second >= low, second <= high else { return (false, false) }
+            guard let (length, low, high) = sequence(lead: base[i]), n - i >= length, case let second = base[i + 1], second >= low, second <= high else { return (false, false) }
             if length > 2 && base[i + 2] & 0xC0 != 0x80 { return (false, false) }
             if length > 3 && base[i + 3] & 0xC0 != 0x80 { return (false, false) }
             i += length
         }
         return (true, ascii)
+    }
+
+    /// The length of the sequence `lead` starts and the range of its second byte (the
+    /// Unicode Standard's table 3-7; the bytes after it are any continuation byte), for
+    /// the lead byte of a character of two bytes or more; nil for ASCII and for bytes
+    /// no sequence starts with.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func sequence(lead: UInt8) -> (length: Int, low: UInt8, high: UInt8)? {
+        switch lead {
+        case 0xC2...0xDF: (2, 0x80, 0xBF)
+        case 0xE0: (3, 0xA0, 0xBF)
+        case 0xED: (3, 0x80, 0x9F)
+        case 0xE1...0xEF: (3, 0x80, 0xBF)
+        case 0xF0: (4, 0x90, 0xBF)
+        case 0xF4: (4, 0x80, 0x8F)
+        case 0xF1...0xF3: (4, 0x80, 0xBF)
+        default: nil
+        }
     }
 
     /// The string of `bytes` if they are well-formed UTF-8 (checked once, by
