@@ -1620,11 +1620,8 @@ public struct MarkdownOptions: Hashable, Sendable {
                 // list 26,000 instructions, a tenth of a list-heavy answer.)
                 raw.withUTF8 { bytes in
                     Self.forEachLine(of: bytes) { line in
-                        if highlighter == nil {
-                            tokens.removeAll(keepingCapacity: true)
-                        } else {
-                            highlighter!.finishLine(utf8: line, into: &tokens)
-                        }
+                        // (Without a highlighter the tokens stay empty.)
+                        highlighter?.finishLine(utf8: line, into: &tokens)
                         lines.append(codeLine(utf8: line, tokens: tokens, base: base))
                     }
                 }
