@@ -185,6 +185,16 @@
     /// tag, CommonMark's type 6), and no blank line came since: while the parse says the
     /// region ends in an HTML block, every line goes on in it (``continuesBlock``).
     private var regionOpensHTMLBlock = false
+    /// The region's open top-level list item, when the region began with a list item
+    /// and every line since is known to be inside that item or to have begun the
+    /// list's next item (see ``OpenItem``); nil when not known.
+    private var openItem: OpenItem?
+    /// The region's bytes ``openItem`` has followed: its lines are followed only when a
+    /// line is to be checked (``followOpenItem()``), most regions never are.
+    private var openItemFollowed = 0
+    /// Whether lines of an open item are known without parses (false: every line that
+    /// may start a block is checked, for tests comparing the two).
+    var knowsOpenItems = true
     /// A region this long is checked for a new block only at ``nextCheck`` bytes.
     static let checkedRegionBytes = 4 << 10
     private var nextCheck = 0
@@ -674,6 +684,26 @@
                 addBounded(line, shape: nil)
                 return
             }
+            // Inside the region's open top-level item, or its list's next item: what
+            // the parses below would find, known without them (``OpenItem``). (A list's
+            // nested items and the lines after its blank lines each cost two parses of
+            // the whole list: real documents' lists took 3-5x mdflow's instructions.)
+            followOpenItem()
+            if let item = openItem {
+                let indent = Self.indent(line)
+                if indent >= item.column && !item.nextMayLeave {
+                    // No new block, no new item: as the check would, then added.
+                    if region.count >= Self.checkedRegionBytes { nextCheck = region.count + region.count / 4 }
+                    addBounded(line, shape: nil)
+                    return
+                }
+                if indent < item.column, Self.listItemStart(line)?.marker == item.marker {
+                    // The earlier items are final, rendered as the region parses alone.
+                    let next = cut()
+                    start(line, continuing: .list(next: next))
+                    return
+                }
+            }
             let (before, after, startsBlock) = shapes(adding: line)
             if let startsBlock {
                 cut(parsed: after.droppingLast())
@@ -830,6 +860,11 @@
         regionOpensHTMLBlock = continuing == nil && !startsText && line.first.map { $0 == UInt8(ascii: "<") || $0 == 0x20 } == true
             && Self.opensHTMLBlockToBlankLine(line)
         add(line, shape: known, plain: plain)
+        // (The rest of a split line is no item, whatever its bytes.)
+        if case .paragraph = continuing {} else if !startsText && knowsOpenItems {
+            openItem = Self.listItemStart(line)
+            openItemFollowed = region.count
+        }
         // A line starting with `>` starts a blockquote, whatever follows: the `>` lines
         // right after it go on in it without a parse (``continuesBlock(_:_:)``).
         if known == nil, !startsText, let k = Self.blockStart(line), line[k] == UInt8(ascii: ">") { regionLastTag = .quote }
@@ -859,6 +894,40 @@
             if Self.blockStart(line).map({ line[$0] == UInt8(ascii: "<") }) == true { regionHasHTML = true }
         }
         if allPlain { inline.scan(line, lineEnd: true) }
+    }
+
+    /// ``openItem`` brought up to the region's end: the lines added since it was last
+    /// followed, each taken by ``item(after:adding:)`` or, blank,
+    /// ``item(after:addingBlankAfter:)``.
+    ///
+    /// - Complexity: O(n) in the bytes added since (each byte is followed once).
+    private mutating func followOpenItem() {
+        guard var item = openItem, openItemFollowed < region.count else { return }
+        openItem = region.withUnsafeBufferPointer { text -> OpenItem? in
+            let base = text.baseAddress!
+            var start = openItemFollowed
+            var previous = start - 1  // where the line before `start` ends
+            while start < text.count {
+                let end = ByteSearch.find(0x0A, base, from: start, to: text.count)
+                let line = UnsafeBufferPointer(rebasing: text[start..<end])
+                if Self.isBlank(line) {
+                    if item.blanks == 0 {
+                        var from = previous
+                        while from > 0 && text[from - 1] != 0x0A { from -= 1 }
+                        item = Self.item(after: item, addingBlankAfter: UnsafeBufferPointer(rebasing: text[from..<previous]))
+                    } else {
+                        item.blanks += 1
+                    }
+                } else {
+                    guard let next = Self.item(after: item, adding: line) else { return nil }
+                    item = next
+                }
+                previous = end
+                start = end + 1
+            }
+            return item
+        }
+        openItemFollowed = region.count
     }
 
     /// Renders the region as final; returns the number the next item of its last
@@ -1027,6 +1096,7 @@
         regionHasList = false
         regionHasHTML = false
         regionOpensHTMLBlock = false
+        openItem = nil
         nextCheck = 0
     }
 
@@ -1285,11 +1355,11 @@
         return (body, footnotes.takeAll())
     }
 
-    static func isBlank(_ line: [UInt8]) -> Bool {
+    static func isBlank<Line: Collection<UInt8>>(_ line: Line) -> Bool {
         line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
-    static func indent(_ line: [UInt8]) -> Int {
+    static func indent<Line: Collection<UInt8>>(_ line: Line) -> Int {
         var n = 0
         for b in line {
             if b == 0x20 { n += 1 } else if b == 0x09 { n += 4 - n % 4 } else { break }
@@ -1390,6 +1460,151 @@
         "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "html", "li", "main", "nav", "ol", "p", "section",
         "table", "tbody", "td", "th", "thead", "tr", "ul",
     ]
+
+    /// A top-level list item that stays open while lines come (``openItem``). By
+    /// md4c's container rule (CommonMark's), a line indented at least to the item's
+    /// content column is inside the item, blank lines between or not: it can neither
+    /// end the list nor start a top-level block. A line indented less that is a list
+    /// item with the same marker (and no thematic break) is the list's next item: md4c
+    /// looks for that before anything but a fence's closing line or a thematic break.
+    /// Any other line indented less may end the item, and nothing more is known.
+    ///
+    /// One exception, md4c 0.4.8's: after a blank line that finds no block open (a
+    /// second blank line, or one after a line that ended its block), md4c looks for an
+    /// item that began with two blank lines by reading the last bytes of its block
+    /// store as a block, which are the last line's offsets, and may take the next line
+    /// out of the item: such a line is not known (``nextMayLeave``).
+    ///
+    /// (The link reference definitions a region is parsed after end with a blank line,
+    /// so the region's first item interrupts no paragraph.)
+    struct OpenItem: Equatable {
+        /// Where the item's content starts (md4c's `contents_indent`).
+        var column: Int
+        /// `-`, `+` or `*`, or an ordered item's `.` or `)`: items with the same one
+        /// are one list's.
+        var marker: UInt8
+        /// Blank lines since the item's last non-blank line.
+        var blanks = 0
+        /// That line may have ended its block by itself (``mayEndItsBlock(_:)``), once
+        /// a blank line follows it (asked only then).
+        var lastMayEndBlock = false
+
+        /// md4c may take the next non-blank line out of the item.
+        var nextMayLeave: Bool { blanks >= 2 || (blanks == 1 && lastMayEndBlock) }
+    }
+
+    /// `line` as the first line of a list item with text on it; nil when it is none, or
+    /// its indentation or the spaces after its marker hold a tab or the spaces are more
+    /// than four (the content is then indented code). Nil is always safe: the lines
+    /// after it are then checked by parses.
+    ///
+    /// - Complexity: O(n) in the line's bytes (a thematic break is looked for).
+    static func listItemStart(_ line: [UInt8]) -> OpenItem? {
+        line.withUnsafeBufferPointer(listItemStart)
+    }
+
+    static func listItemStart(_ b: UnsafeBufferPointer<UInt8>) -> OpenItem? {
+        // (Most lines a region starts with are no item: told by their first byte.)
+        guard let first = b.first, first == 0x20 || first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: "*") || (first >= 0x30 && first <= 0x39) else { return nil }
+        let n = b.count
+        var k = 0
+        while k < n && b[k] == 0x20 { k += 1 }
+        guard k <= 3, k < n else { return nil }
+        let marker: UInt8
+        var end = k
+        switch b[k] {
+        case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"):
+            marker = b[k]
+            end += 1
+        case 0x30...0x39:
+            while end < n && end - k < 9 && b[end] >= 0x30 && b[end] <= 0x39 { end += 1 }
+            guard end < n, b[end] == UInt8(ascii: ".") || b[end] == UInt8(ascii: ")") else { return nil }
+            marker = b[end]
+            end += 1
+        default:
+            return nil
+        }
+        var content = end
+        while content < n && b[content] == 0x20 { content += 1 }
+        guard content > end, content - end <= 4, content < n, b[content] != 0x09 else { return nil }
+        if marker == UInt8(ascii: "-") || marker == UInt8(ascii: "*") {
+            // A thematic break (`- - -`): three marks or more, nothing but spaces between.
+            var marks = 0
+            for j in k..<n {
+                if b[j] == marker { marks += 1 } else if b[j] != 0x20 && b[j] != 0x09 { marks = 0; break }
+            }
+            if marks >= 3 { return nil }
+        }
+        return OpenItem(column: content, marker: marker)
+    }
+
+    /// The region's open top-level item once non-blank `line` is added after `item`
+    /// (see ``OpenItem``): the same item, the list's next, or nil (not known).
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    static func item(after item: OpenItem, adding line: UnsafeBufferPointer<UInt8>) -> OpenItem? {
+        if indent(line) >= item.column {
+            guard !item.nextMayLeave else { return nil }
+            var item = item
+            item.blanks = 0
+            return item
+        }
+        guard let next = listItemStart(line), next.marker == item.marker else { return nil }
+        return next
+    }
+
+    /// The region's open top-level item once a blank line is added after `item`, whose
+    /// line before the blank one is `previous`.
+    ///
+    /// - Complexity: O(n) in `previous`' bytes.
+    static func item(after item: OpenItem, addingBlankAfter previous: UnsafeBufferPointer<UInt8>) -> OpenItem {
+        var item = item
+        if item.blanks == 0 { item.lastMayEndBlock = mayEndItsBlock(previous) }
+        item.blanks += 1
+        return item
+    }
+
+    /// Whether md4c may end `line`'s block at the line itself, leaving none open: past
+    /// its indentation and container marks (`>`, list markers), nothing (a container
+    /// opened alone), a heading's `#`, a fence's backtick or tilde, or only thematic
+    /// break or setext underline characters; or a `>` anywhere (an HTML block's end).
+    /// Errs towards true: true only means the line after a blank line is checked.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    static func mayEndItsBlock(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        if let base = b.baseAddress, ByteSearch.find(UInt8(ascii: ">"), base, from: 0, to: n) < n { return true }
+        let isSpace = { (k: Int) in k == n || b[k] == 0x20 || b[k] == 0x09 }
+        var k = 0
+        marks: while true {
+            while k < n && (b[k] == 0x20 || b[k] == 0x09) { k += 1 }
+            guard k < n else { return true }
+            switch b[k] {
+            case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"):
+                guard isSpace(k + 1) else { break marks }
+                k += 1
+            case 0x30...0x39:
+                var j = k
+                while j < n && j - k < 9 && b[j] >= 0x30 && b[j] <= 0x39 { j += 1 }
+                guard j < n, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: ")"), isSpace(j + 1) else { break marks }
+                k = j + 1
+            default:
+                break marks
+            }
+        }
+        switch b[k] {
+        case UInt8(ascii: "#"), UInt8(ascii: "`"), UInt8(ascii: "~"):
+            return true
+        default:
+            for j in k..<n {
+                let c = b[j]
+                guard c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: "*") || c == UInt8(ascii: "=")
+                        || c == 0x20 || c == 0x09 else { return false }
+            }
+            return true
+        }
+    }
 
     /// Whether `line` starts with a letter (ASCII or not) in its first column: it can
     /// only start or continue a paragraph (or a table's row).
