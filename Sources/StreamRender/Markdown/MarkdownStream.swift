@@ -697,10 +697,11 @@
                     addBounded(line, shape: nil)
                     return
                 }
-                if indent < item.column, Self.listItemStart(line)?.marker == item.marker {
-                    // The earlier items are final, rendered as the region parses alone.
+                if indent < item.column, let first = Self.listItemStart(line) {
+                    // The earlier items are final, rendered as the region parses alone;
+                    // the line is the list's next item, or starts a list of its own.
                     let next = cut()
-                    start(line, continuing: .list(next: next))
+                    start(line, continuing: first.marker == item.marker ? .list(next: next) : nil)
                     return
                 }
             }
@@ -1467,7 +1468,9 @@
     /// end the list nor start a top-level block. A line indented less that is a list
     /// item with the same marker (and no thematic break) is the list's next item: md4c
     /// looks for that before anything but a fence's closing line or a thematic break.
-    /// Any other line indented less may end the item, and nothing more is known.
+    /// A list item with another marker is the first of a new top-level list (md4c
+    /// looks for a new container next). Any other line indented less may end the item,
+    /// and nothing more is known.
     ///
     /// One exception, md4c 0.4.8's: after a blank line that finds no block open (a
     /// second blank line, or one after a line that ended its block), md4c looks for an
@@ -1540,7 +1543,8 @@
     }
 
     /// The region's open top-level item once non-blank `line` is added after `item`
-    /// (see ``OpenItem``): the same item, the list's next, or nil (not known).
+    /// (see ``OpenItem``): the same item, the list's next, a new list's first, or nil
+    /// (not known).
     ///
     /// - Complexity: O(n) in the line's bytes.
     static func item(after item: OpenItem, adding line: UnsafeBufferPointer<UInt8>) -> OpenItem? {
@@ -1550,8 +1554,7 @@
             item.blanks = 0
             return item
         }
-        guard let next = listItemStart(line), next.marker == item.marker else { return nil }
-        return next
+        return listItemStart(line)
     }
 
     /// The region's open top-level item once a blank line is added after `item`, whose

@@ -40,13 +40,14 @@ import Testing
 
     /// For regions that start with a list item and random lines after it: while the
     /// rules say the item is open, a non-blank line indented to its content column
-    /// leaves md4c's top-level blocks as they were, and an item with the same marker
-    /// indented less adds one item to the list. md4c is the oracle.
+    /// leaves md4c's top-level blocks as they were, an item with the same marker
+    /// indented less adds one item to the list, and one with another marker starts a
+    /// list after it. md4c is the oracle.
     @Test func theOpenItemsRulesAgreeWithMd4c() {
         let seed = TestSeed.base(0x11E7_0A3E)
         var rng = SeededGenerator(seed: seed)
         let renderer = MarkdownRenderer(options: MarkdownOptions())
-        var inside = 0, next = 0
+        var inside = 0, next = 0, newList = 0
         for round in 0..<4000 {
             var first = Self.randomLine(using: &rng)
             while MarkdownStream.listItemStart(Array(first.utf8)) == nil { first = Self.randomLine(using: &rng) }
@@ -64,9 +65,14 @@ import Testing
                     if indent >= item.column && !item.nextMayLeave {
                         inside += 1
                         #expect(after.tags == before.tags && after.lastChildren == before.lastChildren, "\(context)")
-                    } else if indent < item.column, MarkdownStream.listItemStart(bytes)?.marker == item.marker {
-                        next += 1
-                        #expect(after.tags == before.tags && after.lastChildren == before.lastChildren + 1, "\(context)")
+                    } else if indent < item.column, let first = MarkdownStream.listItemStart(bytes) {
+                        if first.marker == item.marker {
+                            next += 1
+                            #expect(after.tags == before.tags && after.lastChildren == before.lastChildren + 1, "\(context)")
+                        } else {
+                            newList += 1
+                            #expect(Array(after.tags.dropLast()) == before.tags && after.tags.last?.isList == true, "\(context)")
+                        }
                     }
                     guard let following = bytes.withUnsafeBufferPointer({ MarkdownStream.item(after: item, adding: $0) }) else { break }
                     item = following
@@ -78,7 +84,7 @@ import Testing
             }
         }
         // (The generator reaches both rules often.)
-        #expect(inside > 2000 && next > 250, "\(inside) lines inside, \(next) next items")
+        #expect(inside > 2000 && next > 250 && newList > 250, "\(inside) lines inside, \(next) next items, \(newList) new lists")
     }
 
     @Test func anItemsContentColumnIsMd4cs() {
