@@ -728,7 +728,16 @@
                 return
             }
             if region.count >= Self.checkedRegionBytes { nextCheck = region.count + region.count / 4 }
+            // A line checked inside the open item (md4c might have taken it out) that left
+            // the top-level blocks as they were is in the item: it stays open. (Out of
+            // it, only a link reference definition would have added no block.)
+            let stillOpen = openItem.map { Self.indent(line) >= $0.column } == true
+                && after.tags == before.tags && after.last?.childCount == before.last?.childCount && !Self.holdsDefinition(line)
             addBounded(line, shape: after)
+            if stillOpen && openItem != nil {
+                openItem!.blanks = 0
+                openItemFollowed = region.count
+            }
             // A setext underline ends its heading, which nothing after it can change (but
             // a link reference definition, for a `[` in it): final now, as an ATX heading
             // is. (Kept open, `a`, `=` again and again cost a parse of the whole run per

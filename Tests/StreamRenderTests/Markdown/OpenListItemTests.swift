@@ -135,7 +135,13 @@ import Testing
         """
         let steps = "Steps:\n\n" + (7...12).map { step.replacingOccurrences(of: "%d", with: $0 < 10 ? "\($0). " : "\($0).") }
             .joined(separator: "\n") + "\n\nDone.\n"
-        #expect(Self.streamed(steps, knowingItems: true).lines == Self.streamed(steps, knowingItems: false).lines)
+        let stepsChecked = Self.streamed(steps, knowingItems: false), stepsKnown = Self.streamed(steps, knowingItems: true)
+        #expect(stepsKnown.lines == stepsChecked.lines)
+        // After a fence's closing line and a blank line md4c might end the item: the line
+        // after them is checked, and the item is known open again once it was found in it.
+        // (Measured: 15 parses of 6,621 bytes, against 28 of 11,608; 24 of 11,196 when
+        // the item was not known open again.)
+        #expect(stepsKnown.bytes * 3 < stepsChecked.bytes * 2, "\(stepsKnown.parses) parses of \(stepsKnown.bytes) bytes, \(stepsChecked.parses) of \(stepsChecked.bytes) with every line checked")
         expectEveryChunking(points, rendersAs: known.lines, seed: 0x11E7, rounds: 10)
         expectEveryChunking(steps, rendersAs: MarkdownParseCountTests.oneShot(steps), seed: 0x11E8, rounds: 10)
     }
