@@ -704,6 +704,11 @@
                     start(line, continuing: first.marker == item.marker ? .list(next: next) : nil)
                     return
                 }
+                if lastLineBlank && Self.startsBlockAfterBlank(line, below: item) {
+                    cut()
+                    start(line, continuing: nil)
+                    return
+                }
             }
             let (before, after, startsBlock) = shapes(adding: line)
             if let startsBlock {
@@ -1575,6 +1580,22 @@
         if item.blanks == 0 { item.lastMayEndBlock = mayEndItsBlock(previous) }
         item.blanks += 1
         return item
+    }
+
+    /// Whether `line`, after a blank line in a region whose open top-level item is
+    /// `item`, starts a top-level block after the list: indented less than the item's
+    /// content, it leaves the list (md4c), and after a blank line no paragraph is open
+    /// for it to go on lazily. Not for a list item (the list's next, or one that
+    /// ``listItemStart(_:)`` does not know, as an empty one), a line a fence open in the
+    /// item could take as its closing line (md4c then ends the list with no block), or a
+    /// `[` (a link reference definition is no block).
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    static func startsBlockAfterBlank(_ line: [UInt8], below item: OpenItem) -> Bool {
+        guard indent(line) < item.column, !isBlank(line), !isListItem(line),
+              line.first(where: { $0 != 0x20 && $0 != 0x09 }) != UInt8(ascii: "[") else { return false }
+        if let (spaces, _, run) = fenceRun(line), run >= 3, line[(spaces + run)...].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
+        return true
     }
 
     /// Whether md4c may end `line`'s block at the line itself, leaving none open: past

@@ -41,13 +41,14 @@ import Testing
     /// For regions that start with a list item and random lines after it: while the
     /// rules say the item is open, a non-blank line indented to its content column
     /// leaves md4c's top-level blocks as they were, an item with the same marker
-    /// indented less adds one item to the list, and one with another marker starts a
-    /// list after it. md4c is the oracle.
+    /// indented less adds one item to the list, one with another marker starts a list
+    /// after it, and after a blank line any other line indented less (but a fence's
+    /// possible closing line or a `[`) starts a block after it. md4c is the oracle.
     @Test func theOpenItemsRulesAgreeWithMd4c() {
         let seed = TestSeed.base(0x11E7_0A3E)
         var rng = SeededGenerator(seed: seed)
         let renderer = MarkdownRenderer(options: MarkdownOptions())
-        var inside = 0, next = 0, newList = 0
+        var inside = 0, next = 0, newList = 0, blockAfter = 0
         for round in 0..<4000 {
             var first = Self.randomLine(using: &rng)
             while MarkdownStream.listItemStart(Array(first.utf8)) == nil { first = Self.randomLine(using: &rng) }
@@ -62,7 +63,10 @@ import Testing
                     let before = Self.top(region, renderer), after = Self.top(grown, renderer)
                     let context = "seed \(seed) round \(round): \(grown.debugDescription)"
                     let indent = MarkdownStream.indent(bytes)
-                    if indent >= item.column && !item.nextMayLeave {
+                    if MarkdownStream.isBlank(Array(previous.utf8)) && MarkdownStream.startsBlockAfterBlank(bytes, below: item) {
+                        blockAfter += 1
+                        #expect(Array(after.tags.dropLast()) == before.tags && after.tags.count == before.tags.count + 1, "\(context)")
+                    } else if indent >= item.column && !item.nextMayLeave {
                         inside += 1
                         #expect(after.tags == before.tags && after.lastChildren == before.lastChildren, "\(context)")
                     } else if indent < item.column, let first = MarkdownStream.listItemStart(bytes) {
@@ -84,7 +88,8 @@ import Testing
             }
         }
         // (The generator reaches both rules often.)
-        #expect(inside > 2000 && next > 250 && newList > 250, "\(inside) lines inside, \(next) next items, \(newList) new lists")
+        #expect(inside > 2000 && next > 250 && newList > 250 && blockAfter > 150,
+                "\(inside) lines inside, \(next) next items, \(newList) new lists, \(blockAfter) blocks after")
     }
 
     @Test func anItemsContentColumnIsMd4cs() {
