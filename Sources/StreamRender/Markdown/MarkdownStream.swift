@@ -178,9 +178,14 @@
     private var allPlain = false
     /// A line of the region starts a list item, or an HTML block: blocks that may go on
     /// past a blank line (a loose list's next item or an indented line of an item; an
-    /// HTML comment or `<pre>`).
+    /// HTML comment or `<pre>`, ``regionMayRunPastBlankLines``) or take a heading's line.
     private var regionHasList = false
     private var regionHasHTML = false
+    /// A line of the region may open a block that a blank line does not end: an HTML
+    /// block (``mayOpenHTMLPastBlankLines(_:)``), or a fence the stream did not take
+    /// as one (md4c takes a fence indented four columns or more that interrupts a
+    /// paragraph; a fence in a list item).
+    private var regionMayRunPastBlankLines = false
     /// The region's first line opens an HTML block that only a blank line ends (a block
     /// tag, CommonMark's type 6), and no blank line came since: while the parse says the
     /// region ends in an HTML block, every line goes on in it (``continuesBlock``).
@@ -650,8 +655,10 @@
         }
         // After a blank line, a line that starts in the first column (or any line, after
         // a paragraph) starts a new top-level block, unless the region holds a block that
-        // goes on past blank lines (an HTML block; a list, for a line that is an item or
-        // is indented: it may be the list's) or the line is a link reference definition
+        // goes on past blank lines (``regionMayRunPastBlankLines``: an HTML comment or
+        // `<pre>` not closed on its line, which a blank line does not end as it ends a
+        // `<div>`, or a fence md4c took; a list, for a line that is an item or is
+        // indented: it may be the list's) or the line is a link reference definition
         // (which the region keeps, so that it applies to the blocks before it). This
         // spares the three parses below per block. So does an ATX heading in the first
         // column right after any line: it interrupts a paragraph, is no paragraph's
@@ -659,7 +666,8 @@
         // table, which a region without `|` cannot hold, nor an HTML block).
         let startsHeading = !lastLineBlank && line.first == UInt8(ascii: "#") && Self.isATXHeading(line)
             && !ByteSearch.contains(UInt8(ascii: "|"), in: region)
-        if !blank && (lastLineBlank || startsHeading) && !regionHasHTML, let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+        if !blank && (lastLineBlank ? !regionMayRunPastBlankLines : startsHeading && !regionHasHTML),
+           let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
            line[k] != UInt8(ascii: "["), k == 0 || allPlain, !regionHasList || !Self.isListItem(line) {
             cutHolding()
             start(line, continuing: nil)
@@ -906,7 +914,16 @@
         if !blank && !(plain ?? Self.isPlainLine(line)) {
             allPlain = false
             if Self.isListItem(line) { regionHasList = true }
-            if Self.blockStart(line).map({ line[$0] == UInt8(ascii: "<") }) == true { regionHasHTML = true }
+            // (At any indentation: md4c starts an HTML block that interrupts a paragraph
+            // however far the line is indented.)
+            if let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) {
+                if line[k] == UInt8(ascii: "<") {
+                    regionHasHTML = true
+                    if Self.mayOpenHTMLPastBlankLines(line) { regionMayRunPastBlankLines = true }
+                } else if (line[k] == UInt8(ascii: "`") || line[k] == UInt8(ascii: "~")) && line[k...].prefix(3).allSatisfy({ $0 == line[k] }) && line.count - k >= 3 {
+                    regionMayRunPastBlankLines = true
+                }
+            }
         }
         if allPlain { inline.scan(line, lineEnd: true) }
     }
@@ -1110,6 +1127,7 @@
         tableChecked = false
         regionHasList = false
         regionHasHTML = false
+        regionMayRunPastBlankLines = false
         regionOpensHTMLBlock = false
         openItem = nil
         nextCheck = 0
@@ -1468,6 +1486,28 @@
         }
         let name = String(decoding: line[nameStart..<j], as: UTF8.self).lowercased()
         return htmlBlockTags.contains(name)
+    }
+
+    /// Whether `line` may open an HTML block that a blank line does not end (CommonMark's
+    /// types 1 to 5: `<script`, `<pre`, `<style`, `<textarea`, `<!--`, `<?`, `<!` and a
+    /// letter, `<![CDATA[`) and does not close it itself; true for any other line
+    /// starting with `<!` or `<?`, and for the four tags whatever follows them. Types
+    /// 6 and 7 end at a blank line.
+    ///
+    /// - Complexity: O(n) in the line's bytes.
+    static func mayOpenHTMLPastBlankLines(_ line: [UInt8]) -> Bool {
+        guard let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), line[k] == UInt8(ascii: "<"), k + 1 < line.count else { return false }
+        let rest = line[(k + 1)...]
+        func closes(_ end: String, after start: Int) -> Bool {
+            let end = Array(end.utf8)
+            guard line.count - start >= end.count else { return false }
+            for j in start...(line.count - end.count) where line[j..<(j + end.count)].elementsEqual(end) { return true }
+            return false
+        }
+        if rest.starts(with: "!--".utf8) { return !closes("-->", after: k + 4) }
+        if rest.first == UInt8(ascii: "!") || rest.first == UInt8(ascii: "?") { return true }
+        let name = rest.prefix { $0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z") }.map { $0 | 0x20 }
+        return ["script", "pre", "style", "textarea"].contains { name.elementsEqual($0.utf8) }
     }
 
     static let htmlBlockTags: Set<String> = [

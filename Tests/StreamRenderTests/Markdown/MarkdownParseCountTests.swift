@@ -207,6 +207,30 @@ import Testing
         #expect(lines == Self.streamed(referencing).lines)
     }
 
+    /// md4c starts a fence or an HTML block that interrupts a paragraph however far its
+    /// line is indented (CommonMark stops at three columns): a blank line does not end
+    /// it, and a line in the first column after one is still in it. An HTML comment
+    /// closed on its line, or a `<div>`'s block, ends at a blank line as usual.
+    @Test func aBlockMd4cOpensPastThreeColumnsRunsPastBlankLines() {
+        let texts = [
+            "Text\n          ```\n\n- inside the fence",
+            "003.    item\n    ```python\ncode\n\n**inside**",
+            "10.    item\n     <!--\n\n| inside | the comment |",
+            "  2)  item\n    ~~~\n\nstill code",
+            "<!-- a comment closed on its line -->\n\n> A quote after it.",
+            "<div>\n\n# A heading after the div's block",
+        ]
+        for text in texts {
+            #expect(Self.streamed(text).lines == Self.oneShot(text), "\(text.debugDescription)")
+        }
+        // A comment closed on its line leaves the quote after it without the three parses
+        // that confirm a block: each region is parsed once, read line by line.
+        let comments = String(repeating: "<!-- note -->\n\n> quoted *text*\n\n", count: 50)
+        let (parses, lines) = Self.streamed(comments)
+        #expect(parses <= 2 * 50 + 10, "\(parses) parses for 50 comments and quotes")
+        #expect(lines == Self.oneShot(comments))
+    }
+
     /// An ATX heading in the first column right after a line (no blank line between)
     /// starts a new block without the parses that confirm one, after every kind of
     /// block; after a table (a `|` in the region) or an HTML block it is still checked.
