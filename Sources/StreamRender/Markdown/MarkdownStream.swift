@@ -666,7 +666,7 @@
         // table, which a region without `|` cannot hold, nor an HTML block).
         let startsHeading = !lastLineBlank && line.first == UInt8(ascii: "#") && Self.isATXHeading(line)
             && !ByteSearch.contains(UInt8(ascii: "|"), in: region)
-        if !blank && (lastLineBlank ? !regionMayRunPastBlankLines : startsHeading && !regionHasHTML),
+        if !blank && (lastLineBlank ? !regionMayRunPastBlankLines || leavesOpenItem(line) : startsHeading && !regionHasHTML),
            let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
            line[k] != UInt8(ascii: "["), k == 0 || allPlain, !regionHasList || !Self.isListItem(line) {
             cutHolding()
@@ -900,6 +900,8 @@
 
     /// `plain`: whether `line` ``isPlainLine(_:)``, when known.
     private mutating func add(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?, plain: Bool? = nil) {
+        // The region is a paragraph, open: a list item may interrupt it.
+        let afterParagraph = allPlain && !lastLineBlank && !region.isEmpty
         // (Through its bytes: appending the array retained and released it per line.)
         line.withUnsafeBufferPointer { region.append(contentsOf: $0) }
         region.append(0x0A)
@@ -913,7 +915,17 @@
         lastLineHardBreak = line.count >= 2 && line[line.count - 1] == 0x20 && line[line.count - 2] == 0x20
         if !blank && !(plain ?? Self.isPlainLine(line)) {
             allPlain = false
-            if Self.isListItem(line) { regionHasList = true }
+            if Self.isListItem(line) {
+                regionHasList = true
+                // A list that interrupts the region's paragraph (a bullet item with text,
+                // or an ordered one numbered 1, md4c's rule) is its last block, its item open.
+                if afterParagraph && openItem == nil && knowsOpenItems, let item = Self.listItemStart(line),
+                   item.marker == UInt8(ascii: "-") || item.marker == UInt8(ascii: "+") || item.marker == UInt8(ascii: "*")
+                    || Self.listItemNumber(line) == 1 {
+                    openItem = item
+                    openItemFollowed = region.count
+                }
+            }
             // (At any indentation: md4c starts an HTML block that interrupts a paragraph
             // however far the line is indented.)
             if let k = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) {
@@ -926,6 +938,15 @@
             }
         }
         if allPlain { inline.scan(line, lineEnd: true) }
+    }
+
+    /// Whether the region's open top-level item is known and `line`, after a blank line,
+    /// starts a block after its list (``startsBlockAfterBlank(_:below:)``): a fence or
+    /// HTML block in the item, which a blank line does not end, ends with the item.
+    private mutating func leavesOpenItem(_ line: [UInt8]) -> Bool {
+        guard openItem != nil else { return false }
+        followOpenItem()
+        return openItem.map { Self.startsBlockAfterBlank(line, below: $0) } == true
     }
 
     /// ``openItem`` brought up to the region's end: the lines added since it was last
@@ -1594,6 +1615,17 @@
             if marks >= 3 { return nil }
         }
         return OpenItem(column: content, marker: marker)
+    }
+
+    /// The number an ordered list item's line starts with (nil for none or past 9 digits).
+    static func listItemNumber(_ line: [UInt8]) -> Int? {
+        guard let k = line.firstIndex(where: { $0 != 0x20 }) else { return nil }
+        var number = 0, j = k
+        while j < line.count && j - k < 9, line[j] >= 0x30 && line[j] <= 0x39 {
+            number = number * 10 + Int(line[j] - 0x30)
+            j += 1
+        }
+        return j > k ? number : nil
     }
 
     /// The region's open top-level item once non-blank `line` is added after `item`

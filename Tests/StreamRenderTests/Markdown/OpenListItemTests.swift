@@ -50,11 +50,17 @@ import Testing
         let renderer = MarkdownRenderer(options: MarkdownOptions())
         var inside = 0, next = 0, newList = 0, blockAfter = 0
         for round in 0..<4000 {
+            // The region starts with the item, or the item interrupts its paragraph (a
+            // bullet, or an ordered item numbered 1).
+            let lead = Bool.random(using: &rng) ? "A paragraph.\n" : ""
             var first = Self.randomLine(using: &rng)
-            while MarkdownStream.listItemStart(Array(first.utf8)) == nil { first = Self.randomLine(using: &rng) }
+            while MarkdownStream.listItemStart(Array(first.utf8)).map({ lead.isEmpty || "-+*".utf8.contains($0.marker)
+                    || MarkdownStream.listItemNumber(Array(first.utf8)) == 1 }) != true {
+                first = Self.randomLine(using: &rng)
+            }
             var item = MarkdownStream.listItemStart(Array(first.utf8))!
-            var region = first + "\n", previous = first
-            #expect(Self.top(region, renderer).tags.first?.isList == true, "seed \(seed) round \(round): \(first.debugDescription) is no list")
+            var region = lead + first + "\n", previous = first
+            #expect(Self.top(region, renderer).tags.last?.isList == true, "seed \(seed) round \(round): \(region.debugDescription) ends in no list")
             for _ in 0..<Int.random(in: 1...30, using: &rng) {
                 let line = Self.randomLine(using: &rng)
                 let bytes = Array(line.utf8)
@@ -100,6 +106,22 @@ import Testing
         ]
         for (line, column) in cases {
             #expect(MarkdownStream.listItemStart(Array(line.utf8))?.column == column, "\(line.debugDescription)")
+        }
+    }
+
+    /// A list that interrupts a paragraph is the region's last block, its item open;
+    /// an ordered item numbered other than 1 interrupts none (md4c's rule): the
+    /// paragraph goes on, and a later item after a blank line starts its own list.
+    @Test func onlyABulletOrAnItemNumberedOneInterruptsAParagraph() {
+        let texts = [
+            "The steps follow.\n2. is not an item: the paragraph goes on\n3. and on\n\n4. a list from 4\n5. and 5\n",
+            "The points follow.\n- a point\n  with a line of its own\n\n  and a paragraph\n- another\n\nAfter.\n",
+            "The steps follow.\n1. one\n   - nested\n\n   more of one\n2. two\n\n7) another list\n",
+        ]
+        for text in texts {
+            let lines = Self.streamed(String(text.dropLast()), knowingItems: true).lines
+            #expect(lines == MarkdownParseCountTests.oneShot(text), "\(text.debugDescription)\n\(firstDifference(lines, MarkdownParseCountTests.oneShot(text)) ?? "")")
+            #expect(lines == Self.streamed(String(text.dropLast()), knowingItems: false).lines)
         }
     }
 
