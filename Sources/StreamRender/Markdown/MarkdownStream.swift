@@ -197,6 +197,9 @@
     /// The region's bytes ``openItem`` has followed: its lines are followed only when a
     /// line is to be checked (``followOpenItem()``), most regions never are.
     private var openItemFollowed = 0
+    /// The region's first line may start an item: ``openItem`` is made from it when
+    /// first followed (most regions are never checked).
+    private var openItemPending = false
     /// Whether lines of an open item are known without parses (false: every line that
     /// may start a block is checked, for tests comparing the two).
     var knowsOpenItems = true
@@ -884,10 +887,7 @@
             && Self.opensHTMLBlockToBlankLine(line)
         add(line, shape: known, plain: plain)
         // (The rest of a split line is no item, whatever its bytes.)
-        if case .paragraph = continuing {} else if !startsText && knowsOpenItems {
-            openItem = Self.listItemStart(line)
-            openItemFollowed = region.count
-        }
+        if case .paragraph = continuing {} else if !startsText && knowsOpenItems { openItemPending = true }
         // A line starting with `>` starts a blockquote, whatever follows: the `>` lines
         // right after it go on in it without a parse (``continuesBlock(_:_:)``).
         if known == nil, !startsText, let k = Self.blockStart(line), line[k] == UInt8(ascii: ">") { regionLastTag = .quote }
@@ -919,7 +919,7 @@
                 regionHasList = true
                 // A list that interrupts the region's paragraph (a bullet item with text,
                 // or an ordered one numbered 1, md4c's rule) is its last block, its item open.
-                if afterParagraph && openItem == nil && knowsOpenItems, let item = Self.listItemStart(line),
+                if afterParagraph && openItem == nil && !openItemPending && knowsOpenItems, let item = Self.listItemStart(line),
                    item.marker == UInt8(ascii: "-") || item.marker == UInt8(ascii: "+") || item.marker == UInt8(ascii: "*")
                     || Self.listItemNumber(line) == 1 {
                     openItem = item
@@ -944,7 +944,7 @@
     /// starts a block after its list (``startsBlockAfterBlank(_:below:)``): a fence or
     /// HTML block in the item, which a blank line does not end, ends with the item.
     private mutating func leavesOpenItem(_ line: [UInt8]) -> Bool {
-        guard openItem != nil else { return false }
+        guard openItem != nil || openItemPending else { return false }
         followOpenItem()
         return openItem.map { Self.startsBlockAfterBlank(line, below: $0) } == true
     }
@@ -955,6 +955,13 @@
     ///
     /// - Complexity: O(n) in the bytes added since (each byte is followed once).
     private mutating func followOpenItem() {
+        if openItemPending {
+            openItemPending = false
+            (openItem, openItemFollowed) = region.withUnsafeBufferPointer { text in
+                let end = ByteSearch.find(0x0A, text.baseAddress!, from: 0, to: text.count)
+                return (Self.listItemStart(UnsafeBufferPointer(rebasing: text[..<end])), end + 1)
+            }
+        }
         guard var item = openItem, openItemFollowed < region.count else { return }
         openItem = region.withUnsafeBufferPointer { text -> OpenItem? in
             let base = text.baseAddress!
@@ -1151,6 +1158,7 @@
         regionMayRunPastBlankLines = false
         regionOpensHTMLBlock = false
         openItem = nil
+        openItemPending = false
         nextCheck = 0
     }
 
