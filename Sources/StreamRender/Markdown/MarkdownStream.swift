@@ -176,10 +176,11 @@
     public static let openParagraphBytes = 4 << 10
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
-    /// A line of the region starts a list item, or an HTML block: blocks that may go on
-    /// past a blank line (a loose list's next item or an indented line of an item; an
-    /// HTML comment or `<pre>`, ``regionMayRunPastBlankLines``) or take a heading's line.
+    /// A line of the region starts a list item (a list may go on past a blank line: a
+    /// loose list's next item, an indented line of an item).
     private var regionHasList = false
+    /// A line of the region starts an HTML block (it takes a heading's line right after
+    /// it; those that go on past a blank line are ``regionMayRunPastBlankLines``).
     private var regionHasHTML = false
     /// A line of the region may open a block that a blank line does not end: an HTML
     /// block (``mayOpenHTMLPastBlankLines(_:)``), or a fence the stream did not take
@@ -966,23 +967,20 @@
         openItem = region.withUnsafeBufferPointer { text -> OpenItem? in
             let base = text.baseAddress!
             var start = openItemFollowed
-            var previous = start - 1  // where the line before `start` ends
+            // The line before `start` (the region's first line is followed already).
+            var from = start - 1
+            while from > 0 && text[from - 1] != 0x0A { from -= 1 }
+            var previous = from..<(start - 1)
             while start < text.count {
                 let end = ByteSearch.find(0x0A, base, from: start, to: text.count)
                 let line = UnsafeBufferPointer(rebasing: text[start..<end])
                 if Self.isBlank(line) {
-                    if item.blanks == 0 {
-                        var from = previous
-                        while from > 0 && text[from - 1] != 0x0A { from -= 1 }
-                        item = Self.item(after: item, addingBlankAfter: UnsafeBufferPointer(rebasing: text[from..<previous]))
-                    } else {
-                        item.blanks += 1
-                    }
+                    item = Self.item(after: item, addingBlankAfter: UnsafeBufferPointer(rebasing: text[previous]))
                 } else {
                     guard let next = Self.item(after: item, adding: line) else { return nil }
                     item = next
                 }
-                previous = end
+                previous = start..<end
                 start = end + 1
             }
             return item
@@ -1563,7 +1561,7 @@
     ///
     /// (The link reference definitions a region is parsed after end with a blank line,
     /// so the region's first item interrupts no paragraph.)
-    struct OpenItem: Equatable {
+    struct OpenItem {
         /// Where the item's content starts (md4c's `contents_indent`).
         var column: Int
         /// `-`, `+` or `*`, or an ordered item's `.` or `)`: items with the same one

@@ -12,9 +12,11 @@ import Testing
         return (parses, lines)
     }
 
-    /// ``streamed(_:)`` with the bytes md4c was given.
-    static func streamedCounting(_ text: String) -> (parses: Int, bytes: Int, lines: [StyledLine]) {
+    /// ``streamed(_:)`` with the bytes md4c was given; `knowingItems: false` checks every
+    /// line of a list that may start a block by parses (`MarkdownStream.knowsOpenItems`).
+    static func streamedCounting(_ text: String, knowingItems: Bool = true) -> (parses: Int, bytes: Int, lines: [StyledLine]) {
         var stream = MarkdownStream()
+        stream.knowsOpenItems = knowingItems
         var lines: [StyledLine] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lines += stream.append(String(line) + "\n")

@@ -119,9 +119,9 @@ import Testing
             "The steps follow.\n1. one\n   - nested\n\n   more of one\n2. two\n\n7) another list\n",
         ]
         for text in texts {
-            let lines = Self.streamed(String(text.dropLast()), knowingItems: true).lines
+            let lines = MarkdownParseCountTests.streamedCounting(String(text.dropLast())).lines
             #expect(lines == MarkdownParseCountTests.oneShot(text), "\(text.debugDescription)\n\(firstDifference(lines, MarkdownParseCountTests.oneShot(text)) ?? "")")
-            #expect(lines == Self.streamed(String(text.dropLast()), knowingItems: false).lines)
+            #expect(lines == MarkdownParseCountTests.streamedCounting(String(text.dropLast()), knowingItems: false).lines)
         }
     }
 
@@ -139,7 +139,8 @@ import Testing
           - [ ] a task
         """
         let points = "Points:\n\n" + (1...60).map { point.replacingOccurrences(of: "%d", with: "\($0)") }.joined(separator: "\n") + "\n\nDone.\n"
-        let checked = Self.streamed(points, knowingItems: false), known = Self.streamed(points, knowingItems: true)
+        let checked = MarkdownParseCountTests.streamedCounting(points, knowingItems: false)
+        let known = MarkdownParseCountTests.streamedCounting(points)
         #expect(known.lines == checked.lines)
         #expect(known.lines == MarkdownParseCountTests.oneShot(points))
         // (Measured: 16 parses of 9,901 bytes, against 196 of 90,816 with every line checked.)
@@ -162,7 +163,8 @@ import Testing
         """
         let steps = "Steps:\n\n" + (7...12).map { step.replacingOccurrences(of: "%d", with: $0 < 10 ? "\($0). " : "\($0).") }
             .joined(separator: "\n") + "\n\nDone.\n"
-        let stepsChecked = Self.streamed(steps, knowingItems: false), stepsKnown = Self.streamed(steps, knowingItems: true)
+        let stepsChecked = MarkdownParseCountTests.streamedCounting(steps, knowingItems: false)
+        let stepsKnown = MarkdownParseCountTests.streamedCounting(steps)
         #expect(stepsKnown.lines == stepsChecked.lines)
         // After a fence's closing line and a blank line md4c might end the item: the line
         // after them is checked, and the item is known open again once it was found in it.
@@ -173,19 +175,6 @@ import Testing
         expectEveryChunking(steps, rendersAs: MarkdownParseCountTests.oneShot(steps), seed: 0x11E8, rounds: 10)
     }
 
-    /// `text` streamed line by line, with the open item's rules or with every line
-    /// that may start a block checked by parses.
-    static func streamed(_ text: String, knowingItems: Bool) -> (parses: Int, bytes: Int, lines: [StyledLine]) {
-        var stream = MarkdownStream()
-        stream.knowsOpenItems = knowingItems
-        var lines: [StyledLine] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines += stream.append(String(line) + "\n")
-        }
-        lines += stream.finish()
-        return (stream.renderer.parseCount, stream.renderer.parsedBytes, MarkdownStream.merged(lines))
-    }
-
     /// Random list documents give the lines they give with every line checked by
     /// parses, read line by line, and the same in random chunkings. (Not always one
     /// shot's, see ``md4cReadsALinesOffsetsAsABlock()``.)
@@ -194,9 +183,10 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         for round in 0..<150 {
             let lines = (0..<Int.random(in: 20...160, using: &rng)).map { _ in Self.randomLine(using: &rng) }
-            // (``streamed(_:knowingItems:)`` gives each line its line end.)
+            // (`MarkdownParseCountTests.streamedCounting` gives each line its line end.)
             let text = lines.joined(separator: "\n")
-            let checked = Self.streamed(text, knowingItems: false), known = Self.streamed(text, knowingItems: true)
+            let checked = MarkdownParseCountTests.streamedCounting(text, knowingItems: false)
+            let known = MarkdownParseCountTests.streamedCounting(text)
             #expect(known.lines == checked.lines, "seed \(seed) round \(round): \(text.debugDescription)\n\(firstDifference(known.lines, checked.lines) ?? "")")
             #expect(known.parses <= checked.parses, "seed \(seed) round \(round)")
             let pieces = randomPieces(text + "\n", using: &rng)
