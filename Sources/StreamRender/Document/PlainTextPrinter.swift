@@ -65,12 +65,21 @@
         var lines = view.renderedLines(text)
         var committed: [VisualLine] = []
         swap(&committed, &self.committed)
+        // (The references a line printed straight uses, taken once for all the lines:
+        // taken a line at a time, each was an atomic retain and release.)
+        let breakers = view.layout.breakers
+        var sink = linePen.map { AssemblySink(pen: $0, line: assembly) }
         for k in lines.indices {
-            if view.isLaidOut && printStraight(lines[k]) { continue }
+            if view.isLaidOut && printStraight(&lines[k], visuals: &committed, breakers: breakers, sink: &sink) {
+                continue
+            }
+            // (Lines printed straight wait in the assembly: one append for a run of them.)
+            sink?.line.move(into: &out)
             committed.removeAll(keepingCapacity: true)
             view.appendRendered(&lines, k..<(k + 1)) { committed.append($0) }
             for line in committed { printFinal(line) }
         }
+        sink?.line.move(into: &out)
         swap(&committed, &self.committed)
         view.recycle(&lines)
         printCertainTail()
@@ -81,7 +90,8 @@
     /// line the document must take: part of a paragraph, or text to sanitise or
     /// split (over the paragraph limit), or tabs in text that is not ASCII (expanded
     /// here, they need each line's columns, which ASCII's bytes are).
-    private mutating func printStraight(_ line: StyledLine) -> Bool {
+    private mutating func printStraight(_ line: inout StyledLine, visuals: inout [VisualLine], breakers: LayoutBreakers,
+                                        sink assemblySink: inout AssemblySink?) -> Bool {
         guard !line.continues && !line.joinsPrevious else { return false }
         let limit = view.document.maximumParagraphBytes
         var hasTab = false
@@ -91,39 +101,42 @@
                 && (!hasTab || DisplayWidth.isASCII(bytes))
         }), line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
         let decoration = view.decoration(of: line.format)
-        let settings = view.layout.settings, breakers = view.layout.breakers
+        let settings = view.layout.settings
         if straight.settings != settings { straight = ParagraphWrapper(settings: settings) }
         straight.reset()
         if let decoration {
             straight.setLineWidths(first: settings.width - decoration.columns.first, other: settings.width - decoration.columns.other,
                                    cutsAnywhere: line.format.wrapsLikeTerminal)
         }
-        // (The output in a local sink: the layout's closure may not reach into self.)
-        var printed = 0
+        // The visual lines first, then their bytes: a closure that printed them as they
+        // came held the pen, the assembly and the decoration, retained and released
+        // (atomically) at each call into the layout.
+        visuals.removeAll(keepingCapacity: true)
+        line.bytes.withUnsafeBufferPointer { text in
+            straight.advance(text, closed: true, breakers: breakers) { visuals.append($0) }
+        }
         let tabSize = hasTab ? settings.tabSize : 0
         line.bytes.withUnsafeBufferPointer { text in
             line.runs.withUnsafeBufferPointer { runs in
-                if let linePen {
-                    var sink = AssemblySink(pen: linePen, line: assembly)
-                    straight.advance(text, closed: true, breakers: breakers) { visual in
-                        printed += 1
-                        Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
-                                             tabSize: tabSize, into: &sink)
+                visuals.withUnsafeBufferPointer { visuals in
+                    if assemblySink != nil {
+                        for visual in visuals {
+                            Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
+                                                 tabSize: tabSize, into: &assemblySink!)
+                        }
+                    } else {
+                        var sink = ArraySink(pen: pen)
+                        swap(&sink.out, &out)
+                        for visual in visuals {
+                            Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
+                                                 tabSize: tabSize, into: &sink)
+                        }
+                        swap(&sink.out, &out)
                     }
-                    assembly.move(into: &out)
-                } else {
-                    var sink = ArraySink(pen: pen)
-                    swap(&sink.out, &out)
-                    straight.advance(text, closed: true, breakers: breakers) { visual in
-                        printed += 1
-                        Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
-                                             tabSize: tabSize, into: &sink)
-                    }
-                    swap(&sink.out, &out)
                 }
             }
         }
-        view.unheldLines += printed
+        view.unheldLines += visuals.count
         partial = nil
         return true
     }
