@@ -124,6 +124,8 @@
                             Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
                                                  tabSize: tabSize, into: &assemblySink!)
                         }
+                        // (A long run of lines goes out in parts: the assembly stays small.)
+                        if assemblySink!.line.count >= 16_384 { assemblySink!.line.move(into: &out) }
                     } else {
                         var sink = ArraySink(pen: pen)
                         swap(&sink.out, &out)

@@ -165,8 +165,9 @@ import CMD4C
         // and emptying an empty array still cost a call.)
         if !bytes.isEmpty { bytes.removeAll(keepingCapacity: true) }
         runs.removeAllKeepingCapacity()
-        // (Most lines are plain: a plain format is not copied over another.)
-        if !(format.isPlain && self.format.isPlain) { self.format = format }
+        // (Most lines are plain or a code block's: a format is not copied over its copy,
+        // an atomic retain and release.)
+        if !format.isCopy(of: self.format) { self.format = format }
         continues = false
         joinsPrevious = false
     }
@@ -342,7 +343,29 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// (wrapped by the view, or like a terminal); reset when the options change.
     /// Per token kind its style, and the first kind of an equal style (pieces of kinds
     /// of one style join without comparing styles).
-    @exclusivity(unchecked) private var codeStyles: (base: Style, styles: [Style], sameAs: [Int], formats: [ParagraphFormat])?
+    @exclusivity(unchecked) private var codeStyles: CodeStyles? {
+        didSet { codeStylesRef = codeStyles.map { Unmanaged.passUnretained($0) } }
+    }
+    /// ``codeStyles``, not counted: each line reads the box through it without the
+    /// atomic retain and release a read of ``codeStyles`` costs (the renderer's methods
+    /// it calls could replace the box); ``codeStyles`` keeps it alive.
+    @exclusivity(unchecked) private var codeStylesRef: Unmanaged<CodeStyles>?
+
+    /// ``codeStyles``' parts, in a box: a line holds the box, not each of its arrays
+    /// (a retain and a release each, atomic, a line of code).
+    private final class CodeStyles {
+        let base: Style
+        let styles: [Style]
+        let sameAs: [Int]
+        let formats: [ParagraphFormat]
+
+        init(base: Style, styles: [Style], sameAs: [Int], formats: [ParagraphFormat]) {
+            self.base = base
+            self.styles = styles
+            self.sameAs = sameAs
+            self.formats = formats
+        }
+    }
     /// The last parse's builder's buffers, emptied (a parse inside a parse finds none).
     private var spareBuilderBuffers: Builder.Buffers?
     /// Lines the document has taken the text of (``recycle(_:)``): their arrays are
@@ -581,26 +604,30 @@ public struct MarkdownOptions: Hashable, Sendable {
             let theme = options.theme.code
             let continuation = [ParagraphFormat.Piece("↪ ", style: options.theme.codeContinuation)]
             let styles = TokenKind.allCases.map { $0 == .plain ? codeBase : codeBase.merged(with: theme[$0]) }
-            codeStyles = (base, styles, styles.map { style in styles.firstIndex(of: style)! },
-                          [false, true].map { ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: $0) })
+            codeStyles = CodeStyles(base: base, styles: styles, sameAs: styles.map { style in styles.firstIndex(of: style)! },
+                                    formats: [false, true].map { ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: $0) })
         }
-        // (Read once: each `codeStyles!` of a token retained its arrays.)
-        let (styles, sameAs) = (codeStyles!.styles, codeStyles!.sameAs)
-        let plainStyle = styles[Int(TokenKind.plain.rawValue)]
+        // (The box's arrays through their buffers: each array the joining below held was
+        // an atomic retain and release a line.)
+        return codeStylesRef!._withUnsafeGuaranteedRef { code in codeLine(utf8: utf8, tokens: tokens, code: code) }
+    }
+
+    private func codeLine(utf8: UnsafeBufferPointer<UInt8>, tokens: [Token], code: CodeStyles) -> StyledLine {
         // Only printable ASCII is left to the terminal's wrap: every terminal gives it one
         // column a character, so the rows the view counts are the rows the terminal makes
         // (an emoji or CJK width it measured otherwise would shift the whole live region).
-        let format = codeStyles!.formats[options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(utf8) ? 1 : 0]
+        let format = code.formats[options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(utf8) ? 1 : 0]
         // Most lines have nothing to sanitise: their pieces are cut from the line as is.
         let needsCleaning = !ControlSanitizer.isClean(utf8)
         var line = freshLine(format: format)
+        let plain = Int(TokenKind.plain.rawValue)
         if tokens.isEmpty {
             guard needsCleaning else {
-                if !utf8.isEmpty { line.appendRun(utf8, style: plainStyle) }
+                if !utf8.isEmpty { line.appendRun(utf8, style: code.styles[plain]) }
                 return line
             }
             let content = clean(String(decoding: utf8, as: UTF8.self), tabs: true)
-            if !content.isEmpty { line.appendRun(content.utf8, style: plainStyle) }
+            if !content.isEmpty { line.appendRun(content.utf8, style: code.styles[plain]) }
             return line
         }
         if !needsCleaning {
@@ -608,41 +635,61 @@ public struct MarkdownOptions: Hashable, Sendable {
             line.reserveCapacity(bytes: utf8.count, runs: 2 * tokens.count + 1)
             line.appendUncovered(utf8)
         }
-        // Pieces of one style are joined before they go in (most neighbouring tokens
-        // share a style). Pieces are told apart by the first kind of their style:
-        // neighbours always differ in style, and none is empty (cleaning keeps every
-        // scalar), so they go in without the comparison `StyledLine.append` makes.
-        let plain = sameAs[Int(TokenKind.plain.rawValue)]
+        code.styles.withUnsafeBufferPointer { styles in
+            code.sameAs.withUnsafeBufferPointer { sameAs in
+                tokens.withUnsafeBufferPointer { tokens in
+                    var pieces = CodePieces(utf8: utf8, needsCleaning: needsCleaning, kind: sameAs[plain])
+                    for token in tokens {
+                        pieces.add(upTo: token.start, sameAs[plain], into: &line, styles: styles, renderer: self)
+                        pieces.add(upTo: token.end, sameAs[Int(token.kind.rawValue)], into: &line, styles: styles, renderer: self)
+                    }
+                    pieces.add(upTo: utf8.count, sameAs[plain], into: &line, styles: styles, renderer: self)
+                    pieces.flush(into: &line, styles: styles, renderer: self)
+                }
+            }
+        }
+        return line
+    }
+
+    /// A code line's tokens joined into pieces of one style before they go in (most
+    /// neighbouring tokens share a style). Pieces are told apart by the first kind of
+    /// their style: neighbours always differ in style, and none is empty (cleaning keeps
+    /// every scalar), so they go in without the comparison `StyledLine.append` makes.
+    private struct CodePieces {
+        let utf8: UnsafeBufferPointer<UInt8>
+        let needsCleaning: Bool
         var done = 0, pieceStart = 0
-        var pieceKind = plain
-        func flush() {
+        var pieceKind: Int
+
+        init(utf8: UnsafeBufferPointer<UInt8>, needsCleaning: Bool, kind: Int) {
+            self.utf8 = utf8
+            self.needsCleaning = needsCleaning
+            pieceKind = kind
+        }
+
+        mutating func flush(into line: inout StyledLine, styles: UnsafeBufferPointer<Style>, renderer: MarkdownRenderer) {
             guard done > pieceStart else { return }
             if needsCleaning {
                 let piece = UnsafeBufferPointer(rebasing: utf8[pieceStart..<done])
-                line.appendRun(clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, style: styles[pieceKind])
+                line.appendRun(renderer.clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, style: styles[pieceKind])
             } else {
                 line.coverUncovered(to: done, style: styles[pieceKind])
             }
             pieceStart = done
         }
-        func add(upTo end: Int, _ kind: Int) {
+
+        mutating func add(upTo end: Int, _ kind: Int, into line: inout StyledLine, styles: UnsafeBufferPointer<Style>,
+                          renderer: MarkdownRenderer) {
             // A token boundary inside a character (a lexer's stray byte) moves past it.
             var end = min(end, utf8.count)
             guard end > done else { return }  // (a token before the last: nothing more)
             while end < utf8.count && utf8[end] & 0xC0 == 0x80 { end += 1 }
             if kind != pieceKind {
-                flush()
+                flush(into: &line, styles: styles, renderer: renderer)
                 pieceKind = kind
             }
             done = end
         }
-        for token in tokens {
-            add(upTo: token.start, plain)
-            add(upTo: token.end, sameAs[Int(token.kind.rawValue)])
-        }
-        add(upTo: utf8.count, plain)
-        flush()
-        return line
     }
 
     // MARK: - Parsing into a tree

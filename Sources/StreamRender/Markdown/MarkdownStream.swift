@@ -586,13 +586,16 @@
             if Self.closes(line, f) {
                 closeFence()
             } else {
-                let stripped = Self.strip(line, f.indent)
-                if renderer.collectsCodeBlocks {
-                    fenceCode += stripped
-                    fenceCode.append(0x0A)
+                // (From the line's bytes: no `String` per line of code, and no slice of the
+                // line, which retained it.)
+                line.withUnsafeBufferPointer { line in
+                    let stripped = UnsafeBufferPointer(rebasing: line[Self.stripped(line, f.indent)...])
+                    if renderer.collectsCodeBlocks {
+                        fenceCode.append(contentsOf: stripped)
+                        fenceCode.append(0x0A)
+                    }
+                    appendCodeLine(stripped)
                 }
-                // (From the line's bytes: no `String` per line of code.)
-                stripped.withUnsafeBufferPointer { appendCodeLine($0) }
             }
             return
         }
@@ -1832,9 +1835,14 @@
 
     /// A code line with up to the opener's indentation removed.
     static func strip(_ line: [UInt8], _ indent: Int) -> ArraySlice<UInt8> {
+        line[line.withUnsafeBufferPointer { stripped($0, indent) }...]
+    }
+
+    /// Where ``strip(_:_:)`` starts `line`.
+    static func stripped(_ line: UnsafeBufferPointer<UInt8>, _ indent: Int) -> Int {
         var k = 0
         while k < indent && k < line.count && line[k] == 0x20 { k += 1 }
-        return line[k...]
+        return k
     }
 }
 

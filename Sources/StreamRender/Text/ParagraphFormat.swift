@@ -112,6 +112,12 @@
     /// - Complexity: O(1).
     public var isPlain: Bool { storage == nil }
 
+    /// Whether `other` is this format's copy (the same box, or both plain): a check
+    /// that costs no reference counting, before an assignment that would.
+    ///
+    /// - Complexity: O(1).
+    func isCopy(of other: ParagraphFormat) -> Bool { storage === other.storage }
+
     /// - Complexity: O(1) for copies of one format (one box); otherwise O(p) in the prefix text.
     public static func == (lhs: ParagraphFormat, rhs: ParagraphFormat) -> Bool {
         guard let l = lhs.storage, let r = rhs.storage else { return lhs.storage == nil && rhs.storage == nil }
