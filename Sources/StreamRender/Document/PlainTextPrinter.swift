@@ -100,12 +100,12 @@
             return bytes.count <= limit && ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes)
                 && (!hasTab || DisplayWidth.isASCII(bytes))
         }), line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
-        let decoration = view.decoration(of: line.format)
+        let decoration = view.unretainedDecoration(of: line.format)
         let settings = view.layout.settings
         if straight.settings != settings { straight = ParagraphWrapper(settings: settings) }
         straight.reset()
-        if let decoration {
-            straight.setLineWidths(first: settings.width - decoration.columns.first, other: settings.width - decoration.columns.other,
+        if let columns = decoration?._withUnsafeGuaranteedRef({ $0.columns }) {
+            straight.setLineWidths(first: settings.width - columns.first, other: settings.width - columns.other,
                                    cutsAnywhere: line.format.wrapsLikeTerminal)
         }
         // The visual lines first, then their bytes: a closure that printed them as they
@@ -149,18 +149,21 @@
     /// expands it.
     private static func printVisualLine<Sink: LineSink>(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
                                                         runs: UnsafeBufferPointer<StyledLine.Run>,
-                                                        decoration: PrefixWidths.Decoration?, width: Int, tabSize: Int,
-                                                        into sink: inout Sink) {
+                                                        decoration: Unmanaged<PrefixWidths.Decoration>?, width: Int,
+                                                        tabSize: Int, into sink: inout Sink) {
         var textColumn = 0
         // The text's column on the line, where tabs are expanded.
         var column = 0
-        if let decoration {
+        decoration?._withUnsafeGuaranteedRef { decoration in
             let isFirst = visual.start == 0
             textColumn = isFirst ? decoration.columns.first : decoration.columns.other
-            for piece in isFirst ? decoration.first : decoration.other {
-                sink.setStyle(piece.style)
-                var text = piece.text
-                text.withUTF8 { sink.append($0) }
+            // (Through the pieces' buffer: iterating the array retained it.)
+            (isFirst ? decoration.first : decoration.other).withUnsafeBufferPointer { pieces in
+                for piece in pieces {
+                    sink.setStyle(piece.style)
+                    var text = piece.text
+                    text.withUTF8 { sink.append($0) }
+                }
             }
         }
         if visual.isReplacement {
@@ -190,7 +193,8 @@
         } else {
             sink.append(UnsafeBufferPointer(rebasing: text[visual.start..<visual.end]))
         }
-        if let decoration, let fill = decoration.fill {
+        decoration?._withUnsafeGuaranteedRef { decoration in
+            guard let fill = decoration.fill else { return }
             let count = max(0, width - textColumn - visual.width) / decoration.fillWidth
             if count > 0 {
                 sink.setStyle(fill.style)

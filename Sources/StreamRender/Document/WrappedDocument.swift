@@ -157,6 +157,15 @@ public struct HistoryLimits: Hashable, Sendable {
         return layout.decoration(of: document.intern(format), in: document)
     }
 
+    /// ``decoration(of:)-(ParagraphFormat)`` unretained (see
+    /// `DocumentLayout.unretainedDecoration(of:in:)`).
+    ///
+    /// - Complexity: as ``decoration(of:)-(ParagraphFormat)``.
+    mutating func unretainedDecoration(of format: ParagraphFormat) -> Unmanaged<PrefixWidths.Decoration>? {
+        if format.isPlain { return nil }
+        return layout.unretainedDecoration(of: document.intern(format), in: document)
+    }
+
     /// What `line`'s paragraph format shows around its text (nil for the plain format),
     /// as made once per width: ``decoration(of:)-(VisualLine)`` without the copies of
     /// its pieces (a view that writes a row reads them in place).

@@ -423,7 +423,25 @@ struct DocumentLayout {
             prefixes.decorations += repeatElement(nil, count: k + 1 - prefixes.decorations.count)
         }
         prefixes.decorations[k] = made
+        if prefixes.unretainedDecorations.count <= k {
+            prefixes.unretainedDecorations += repeatElement(nil, count: k + 1 - prefixes.unretainedDecorations.count)
+        }
+        prefixes.unretainedDecorations[k] = Unmanaged.passUnretained(made)
         return made
+    }
+
+    /// ``decoration(of:in:)`` unretained, for a line printed at once: the layout's table
+    /// holds it until the format's decoration is made again (at another width or
+    /// policy). Taken retained, it was an atomic retain and release a line.
+    ///
+    /// - Complexity: as ``decoration(of:in:)``.
+    func unretainedDecoration(of id: Int32, in document: StyledDocument) -> Unmanaged<PrefixWidths.Decoration> {
+        let k = Int(id)
+        if k < prefixes.unretainedDecorations.count, let made = prefixes.unretainedDecorations[k],
+           made._withUnsafeGuaranteedRef({ $0.width == settings.width && $0.policy == settings.policy }) {
+            return made
+        }
+        return Unmanaged.passUnretained(decoration(of: id, in: document))
     }
 
     /// ``decoration(of:in:)`` when it is made already at this width and policy.
@@ -514,6 +532,9 @@ final class PrefixWidths {
     /// the fill), by format number, for the width and policy they were made at (dense:
     /// a line's lookup is an index, not two hashes and a format's copy).
     @exclusivity(unchecked) var decorations: [Decoration?] = []
+    /// ``decorations`` unretained (a line printed at once reads one without reference
+    /// counting); set with them.
+    @exclusivity(unchecked) var unretainedDecorations: [Unmanaged<Decoration>?] = []
 
     /// A class: a printed line's lookup takes one reference, not a copy of two arrays
     /// and a piece (issue 24).

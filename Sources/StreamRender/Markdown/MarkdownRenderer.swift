@@ -357,13 +357,16 @@ public struct MarkdownOptions: Hashable, Sendable {
         let base: Style
         let styles: [Style]
         let sameAs: [Int]
-        let formats: [ParagraphFormat]
+        /// The lines' format: wrapped by the view, or like a terminal. (Two properties, not
+        /// an array: an element of an array was copied, a retain and release, to be passed.)
+        let wrapped: ParagraphFormat, wrapsLikeTerminal: ParagraphFormat
 
         init(base: Style, styles: [Style], sameAs: [Int], formats: [ParagraphFormat]) {
             self.base = base
             self.styles = styles
             self.sameAs = sameAs
-            self.formats = formats
+            wrapped = formats[0]
+            wrapsLikeTerminal = formats[1]
         }
     }
     /// The last parse's builder's buffers, emptied (a parse inside a parse finds none).
@@ -609,17 +612,19 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
         // (The box's arrays through their buffers: each array the joining below held was
         // an atomic retain and release a line.)
-        return codeStylesRef!._withUnsafeGuaranteedRef { code in codeLine(utf8: utf8, tokens: tokens, code: code) }
+        return tokens.withUnsafeBufferPointer { tokens in
+            codeStylesRef!._withUnsafeGuaranteedRef { code in codeLine(utf8: utf8, tokens: tokens, code: code) }
+        }
     }
 
-    private func codeLine(utf8: UnsafeBufferPointer<UInt8>, tokens: [Token], code: CodeStyles) -> StyledLine {
+    private func codeLine(utf8: UnsafeBufferPointer<UInt8>, tokens: UnsafeBufferPointer<Token>, code: CodeStyles) -> StyledLine {
         // Only printable ASCII is left to the terminal's wrap: every terminal gives it one
         // column a character, so the rows the view counts are the rows the terminal makes
         // (an emoji or CJK width it measured otherwise would shift the whole live region).
-        let format = code.formats[options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(utf8) ? 1 : 0]
+        let likeTerminal = options.codeWrapsLikeTerminal && DisplayWidth.isPrintableASCII(utf8)
         // Most lines have nothing to sanitise: their pieces are cut from the line as is.
         let needsCleaning = !ControlSanitizer.isClean(utf8)
-        var line = freshLine(format: format)
+        var line = freshLine(format: likeTerminal ? code.wrapsLikeTerminal : code.wrapped)
         let plain = Int(TokenKind.plain.rawValue)
         if tokens.isEmpty {
             guard needsCleaning else {
@@ -637,15 +642,13 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
         code.styles.withUnsafeBufferPointer { styles in
             code.sameAs.withUnsafeBufferPointer { sameAs in
-                tokens.withUnsafeBufferPointer { tokens in
-                    var pieces = CodePieces(utf8: utf8, needsCleaning: needsCleaning, kind: sameAs[plain])
-                    for token in tokens {
-                        pieces.add(upTo: token.start, sameAs[plain], into: &line, styles: styles, renderer: self)
-                        pieces.add(upTo: token.end, sameAs[Int(token.kind.rawValue)], into: &line, styles: styles, renderer: self)
-                    }
-                    pieces.add(upTo: utf8.count, sameAs[plain], into: &line, styles: styles, renderer: self)
-                    pieces.flush(into: &line, styles: styles, renderer: self)
+                var pieces = CodePieces(utf8: utf8, needsCleaning: needsCleaning, kind: sameAs[plain])
+                for token in tokens {
+                    pieces.add(upTo: token.start, sameAs[plain], into: &line, styles: styles, renderer: self)
+                    pieces.add(upTo: token.end, sameAs[Int(token.kind.rawValue)], into: &line, styles: styles, renderer: self)
                 }
+                pieces.add(upTo: utf8.count, sameAs[plain], into: &line, styles: styles, renderer: self)
+                pieces.flush(into: &line, styles: styles, renderer: self)
             }
         }
         return line

@@ -62,9 +62,11 @@ import Testing
                                 // CJK punctuation: brackets of East Asian width (OP, not LB30's),
                                 // closing ones, nonstarters, fullwidth marks.
                                 "「", "」", "『", "』", "（", "）", "【", "】", "〈", "〉", "［", "］", "｛", "｝", "〝", "〟",
-                                "｢", "｣", "｡", "､", "．", "：", "；", "・", "々", "〜", "ゝ", "ヽ", "！", "？", "「1」", "(「"]
+                                "｢", "｣", "｡", "､", "．", "：", "；", "・", "々", "〜", "ゝ", "ヽ", "！", "？", "「1」", "(「",
+                                // Small kana and the prolonged sound mark (CJ: ICU's NS).
+                                "ぁ", "っ", "ッ", "ー", "ャ", "ゕ", "\u{31F0}", "ッー」"]
     static let uncoveredPieces = ["‐", "\u{2028}", "\u{2060}", "\u{00B4}", "\u{200B}", "\u{1F1E5}", "\u{0E01}", "\u{0F0C}",
-                                  "ぁ", "ッ", "ー", "\u{3099}", "゛", "\u{1100}", "\u{11A8}", "〃",
+                                  "\u{3099}", "゛", "\u{1100}", "\u{11A8}", "〃",
                                   "\u{3000}", "㐀", "\u{1FAF9}", "\u{0600}", "ก"]
 
     @Test func commonNonASCIILineBreaksMatchICU() {
