@@ -96,9 +96,11 @@
         let limit = view.document.maximumParagraphBytes
         var hasTab = false
         guard line.bytes.withUnsafeBufferPointer({ bytes in
+            guard bytes.count <= limit else { return false }
+            // (Most lines hold no control, tab or line feed: one pass tells, not three.)
+            if ControlSanitizer.isClean(bytes, tabs: false, lineFeeds: false) { return true }
             hasTab = ByteSearch.contains(0x09, in: bytes)
-            return bytes.count <= limit && ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes)
-                && (!hasTab || DisplayWidth.isASCII(bytes))
+            return ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes) && (!hasTab || DisplayWidth.isASCII(bytes))
         }), line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
         let decoration = view.unretainedDecoration(of: line.format)
         let settings = view.layout.settings

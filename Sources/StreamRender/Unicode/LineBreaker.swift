@@ -87,10 +87,12 @@ enum ASCIILineBreak {
     }
 
     /// Whether the text is ASCII but for characters of classes the fast path implements:
-    /// Latin-1 letters, CJK ideographs and kana but the small ones (ID), Hangul
+    /// Latin-1 letters, CJK ideographs and kana (ID; the small ones and `ー` NS), Hangul
     /// syllables (H2, H3) and CJK punctuation (`、。，」）` CL, `「（` OW, `・：` NS,
     /// `！？` EX), by hand; and
-    /// from ``ranges`` (made from ICU's data) Latin-1 signs, Greek and Cyrillic, combining
+    /// from ``ranges`` (made from ICU's data) Latin-1 signs, Greek and Cyrillic,
+    /// Armenian, Hebrew (``hebrewLetterStandsApart(_:at:length:_:)``), Arabic, the
+    /// scripts of India and Sri Lanka, combining
     /// accents, dashes, quotes, arrows, symbols, emoji, skin tones, joiners and regional
     /// indicators. Em dashes alone sent most
     /// paragraphs of LLM answers to ICU, a degree sign or an emoji the rest.
@@ -111,7 +113,36 @@ enum ASCIILineBreak {
                 continue
             }
             guard let (_, length) = nonASCIIClass(text, at: k, table) else { return false }
+            if text[k] == 0xD7 && !hebrewLetterStandsApart(text, at: k, length: length, table) { return false }
             k += length
+        }
+        return true
+    }
+
+    /// Whether the character at `k` (of `length` bytes, led by 0xD7: U+05C0...U+05FF)
+    /// is not a Hebrew letter, or is one whose breaks are AL's: ICU's rules keep a
+    /// Hebrew letter's hyphen or break-after with what follows (LB21a, `HL (HY | BA) ×`)
+    /// and a solidus with the letter after it (LB21b), and ICU-8151 reads a hyphen
+    /// before a letter; a letter with a hyphen, break-after or solidus beside it (marks
+    /// between) is left to ICU.
+    static func hebrewLetterStandsApart(_ text: UnsafeBufferPointer<UInt8>, at k: Int, length: Int,
+                                        _ table: UnsafeBufferPointer<Class>) -> Bool {
+        // U+05D0...U+05F2 (the letters; U+05EB...U+05EE are unassigned, not covered).
+        guard length == 2, text[k + 1] >= 0x90, text[k + 1] <= 0xB2 else { return true }
+        @inline(__always) func isJoining(_ c: Class?) -> Bool { c == .hy || c == .ba || c == .sy }
+        var after = k + length
+        while after < text.count {
+            let (c, step) = classAndLength(text, after, table)
+            if c != .cm { if c == .hy || c == .ba { return false }; break }
+            after += step
+        }
+        var before = k
+        while before > 0 {
+            var start = before - 1
+            while start > 0 && text[start] & 0xC0 == 0x80 { start -= 1 }
+            let c = classAndLength(text, start, table).0
+            if c != .cm { return !isJoining(c) }
+            before = start
         }
         return true
     }
@@ -129,16 +160,16 @@ enum ASCIILineBreak {
         }
     }
 
-    /// Where `scalar` is in ``table``: ASCII and U+0080...U+04FF as themselves, then the
+    /// Where `scalar` is in ``table``: ASCII and U+0080...U+0DFF as themselves, then the
     /// other blocks of ``ranges`` one after the other.
     @inline(__always)
     static func tableIndex(_ scalar: UInt32) -> Int? {
         switch scalar {
-        case 0...0x4FF: return Int(scalar)
-        case 0x2000...0x2BFF: return Int(scalar - 0x2000 + 0x500)
-        case 0xFE00...0xFE0F: return Int(scalar - 0xFE00 + 0x1100)
-        case 0x1F300...0x1FAFF: return Int(scalar - 0x1F300 + 0x1110)
-        case 0x1F1E6...0x1F1FF: return Int(scalar - 0x1F1E6 + 0x1910)
+        case 0...0xDFF: return Int(scalar)
+        case 0x2000...0x2BFF: return Int(scalar - 0x2000 + 0xE00)
+        case 0xFE00...0xFE0F: return Int(scalar - 0xFE00 + 0x1A00)
+        case 0x1F300...0x1FAFF: return Int(scalar - 0x1F300 + 0x1A10)
+        case 0x1F1E6...0x1F1FF: return Int(scalar - 0x1F1E6 + 0x2210)
         default: return nil
         }
     }
@@ -152,10 +183,16 @@ enum ASCIILineBreak {
                               _ table: UnsafeBufferPointer<Class>) -> (Class, Int)? {
         let n = text.count
         let b0 = text[k]
-        if b0 >= 0xC2 && b0 <= 0xD3, k + 1 < n, text[k + 1] & 0xC0 == 0x80 {
-            // U+0080...U+04FF (Latin-1, Greek, Cyrillic): ``table`` holds them as themselves.
+        if b0 >= 0xC2 && b0 <= 0xDF, k + 1 < n, text[k + 1] & 0xC0 == 0x80 {
+            // U+0080...U+07FF (Latin-1, Greek, Cyrillic, Armenian, Hebrew, Arabic...):
+            // ``table`` holds them as themselves.
             let c = table[Int(b0 & 0x1F) << 6 | Int(text[k + 1] & 0x3F)]
             return c == .uncovered ? nil : (c, 2)
+        }
+        if b0 == 0xE0, k + 2 < n, text[k + 1] >= 0xA0, text[k + 1] <= 0xB7, text[k + 2] & 0xC0 == 0x80 {
+            // U+0800...U+0DFF (to Sinhala: Devanagari, Tamil...), as themselves too.
+            let c = table[0x800 | Int(text[k + 1] & 0x3F) << 6 | Int(text[k + 2] & 0x3F)]
+            return c == .uncovered ? nil : (c, 3)
         }
         if b0 >= 0xE1 && b0 <= 0xEF, k + 2 < n, text[k + 1] & 0xC0 == 0x80, text[k + 2] & 0xC0 == 0x80 {
             let scalar = UInt32(b0 & 0x0F) << 12 | UInt32(text[k + 1] & 0x3F) << 6 | UInt32(text[k + 2] & 0x3F)
@@ -251,7 +288,7 @@ enum ASCIILineBreak {
     /// U+0000...U+007F, then ``ranges`` at ``tableIndex(_:)`` (``Class/uncovered``
     /// elsewhere).
     static let table: [Class] = {
-        var t = [Class](repeating: .uncovered, count: 0x192A)
+        var t = [Class](repeating: .uncovered, count: 0x222A)
         for c in 0..<0x80 { t[c] = .al }
         // (Classes change between Unicode versions: another ICU decides them itself.)
         if ICUInfo.implementsUnicode(rangesUnicodeVersion) {

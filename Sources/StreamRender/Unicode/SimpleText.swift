@@ -45,7 +45,7 @@ enum SimpleText {
     /// The width of `scalar` if it is in one of the ranges the fast paths
     /// take, with ambiguous characters narrow: printable ASCII, Latin-1 (not the soft hyphen), Latin
     /// Extended-A and -B, the Greek and Cyrillic letters (not Cyrillic's combining
-    /// marks U+0483-U+0489), dashes,
+    /// marks U+0483-U+0489), Hebrew and Arabic letters, digits and punctuation, dashes,
     /// quotes and bullets (U+2010-U+2027), superscripts and subscripts, box drawing
     /// (one column); CJK punctuation, kana, ideographs, Hangul syllables,
     /// fullwidth forms and the emoji that are wide and shown as emoji by default (two).
@@ -59,6 +59,10 @@ enum SimpleText {
         case 0x20...0x7E: return 1
         case 0xA1...0xFF where scalar != 0xAD: return 1
         case 0x100...0x24F, 0x386, 0x388...0x38A, 0x38C, 0x38E...0x3A1, 0x3A3...0x3CE, 0x400...0x481, 0x48A...0x52F: return 1
+        // Hebrew and Arabic letters, digits and punctuation, not their points and marks,
+        // the number signs that go before (Prepend) or the letter mark (a control).
+        case 0x5BE, 0x5C0, 0x5C3, 0x5C6, 0x5D0...0x5EA, 0x5EF...0x5F4, 0x606...0x60F, 0x61B, 0x61D...0x64A,
+             0x660...0x66F, 0x671...0x6D5, 0x6DE, 0x6E5...0x6E6, 0x6E9, 0x6EE...0x6FF: return 1
         case 0x2010...0x2027, 0x2070...0x2071, 0x2074...0x208E, 0x2090...0x209C, 0x2500...0x257F: return 1
         case 0x3001...0x3029, 0x3041...0x3096, 0x30A1...0x30FE, 0x4E00...0x9FFF,
              0xAC00...0xD7A3, 0xFF01...0xFF60: return 2
