@@ -120,9 +120,11 @@
 
     /// - Complexity: O(1) for copies of one format (one box); otherwise O(p) in the prefix text.
     public static func == (lhs: ParagraphFormat, rhs: ParagraphFormat) -> Bool {
-        guard let l = lhs.storage, let r = rhs.storage else { return lhs.storage == nil && rhs.storage == nil }
-        return l === r || (l.wrapsLikeTerminal == r.wrapsLikeTerminal && l.fill == r.fill
-                           && l.firstPrefix == r.firstPrefix && l.continuationPrefix == r.continuationPrefix)
+        // (Copies first, without taking the boxes out: that retained and released them.)
+        if lhs.storage === rhs.storage { return true }
+        guard let l = lhs.storage, let r = rhs.storage else { return false }
+        return l.wrapsLikeTerminal == r.wrapsLikeTerminal && l.fill == r.fill
+            && l.firstPrefix == r.firstPrefix && l.continuationPrefix == r.continuationPrefix
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -169,8 +171,8 @@ extension ParagraphFormat: CustomReflectable {
     ///
     /// - Complexity: O(p) in the format's prefix text (one hash).
     public mutating func intern(_ format: ParagraphFormat) -> Int32 {
-        guard let box = format.storage else { return 0 }
-        let identity = ObjectIdentifier(box)
+        // (The box's identity without taking the box out: that retained and released it.)
+        guard let identity = format.storage.map(ObjectIdentifier.init) else { return 0 }
         if identity == lastBox { return last }
         if identity == previousBox {
             let id = previous
@@ -188,7 +190,7 @@ extension ParagraphFormat: CustomReflectable {
         }
         if seen.isEmpty { seen = .init(repeating: nil, count: 64) }
         let slot = Int(truncatingIfNeeded: UInt(bitPattern: identity) >> 4) & (seen.count - 1)
-        if let entry = seen[slot], entry.format.storage === box {
+        if let entry = seen[slot], entry.format.storage.map(ObjectIdentifier.init) == identity {
             remember(entry.id)
             return entry.id
         }
