@@ -176,8 +176,12 @@ import CMD4C
     /// starts at `base` (a leaf's in the parse's shared arrays).
     mutating func append(_ text: ArraySlice<UInt8>, runs more: ArraySlice<Run>, from base: Int) {
         let shift = bytes.count - base
-        bytes.append(contentsOf: text)
-        for run in more { runs.append(Run(end: run.end + shift, style: run.style)) }
+        // (Through buffers: `append(contentsOf:)` takes its argument owned, a retain and
+        // a release of the slice's storage.)
+        text.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+        more.withUnsafeBufferPointer { more in
+            for run in more { runs.append(Run(end: run.end + shift, style: run.style)) }
+        }
     }
 
     /// The bytes of memory the line's arrays hold (a spare line keeps them).

@@ -1045,12 +1045,13 @@
             if heldInert.count >= Self.inertRunWorthAParse {
                 flushHeld()
             } else {
-                held += heldInertText
+                heldInertText.withUnsafeBufferPointer { held.append(contentsOf: $0) }
                 heldInertText.removeAll(keepingCapacity: true)
                 heldInert.removeAll(keepingCapacity: true)
             }
         }
-        held += region
+        // (Through its buffer: `+=` takes the region owned, a retain and a release.)
+        region.withUnsafeBufferPointer { held.append(contentsOf: $0) }
         clearRegion()
         if held.count >= Self.heldBytes { flushHeld() }
     }
