@@ -185,14 +185,10 @@ enum ASCIILineBreak {
         let b0 = text[k]
         if b0 >= 0xC2 && b0 <= 0xDF, k + 1 < n, text[k + 1] & 0xC0 == 0x80 {
             // U+0080...U+07FF (Latin-1, Greek, Cyrillic, Armenian, Hebrew, Arabic...):
-            // ``table`` holds them as themselves.
+            // ``table`` holds them as themselves. (U+0800...U+0DFF, the scripts of India,
+            // rarer, are read out of line, by ``otherClass(_:at:_:)``.)
             let c = table[Int(b0 & 0x1F) << 6 | Int(text[k + 1] & 0x3F)]
             return c == .uncovered ? nil : (c, 2)
-        }
-        if b0 == 0xE0, k + 2 < n, text[k + 1] >= 0xA0, text[k + 1] <= 0xB7, text[k + 2] & 0xC0 == 0x80 {
-            // U+0800...U+0DFF (to Sinhala: Devanagari, Tamil...), as themselves too.
-            let c = table[0x800 | Int(text[k + 1] & 0x3F) << 6 | Int(text[k + 2] & 0x3F)]
-            return c == .uncovered ? nil : (c, 3)
         }
         if b0 >= 0xE1 && b0 <= 0xEF, k + 2 < n, text[k + 1] & 0xC0 == 0x80, text[k + 2] & 0xC0 == 0x80 {
             let scalar = UInt32(b0 & 0x0F) << 12 | UInt32(text[k + 1] & 0x3F) << 6 | UInt32(text[k + 2] & 0x3F)

@@ -62,12 +62,22 @@ enum SimpleText {
         case 0x2010...0x2027, 0x2070...0x2071, 0x2074...0x208E, 0x2090...0x209C, 0x2500...0x257F: return 1
         case 0x3001...0x3029, 0x3041...0x3096, 0x30A1...0x30FE, 0x4E00...0x9FFF,
              0xAC00...0xD7A3, 0xFF01...0xFF60: return 2
-        // Hebrew and Arabic letters, digits and punctuation, not their points and marks,
-        // the number signs that go before (Prepend) or the letter mark (a control).
-        // (After the others: CJK text is looked up most.)
+        // (After the others, and out of line: CJK text is looked up most, and this
+        // function is inlined in every fast path.)
+        case 0x590...0x6FF: return hebrewOrArabicWidth(scalar)
+        default: return scalar >= 0x231A && isEmoji(scalar) ? 2 : nil  // (the first emoji: ⌚)
+        }
+    }
+
+    /// ``width(of:)`` in U+0590...U+06FF: Hebrew and Arabic letters, digits and
+    /// punctuation are one column, not their points and marks, the number signs that go
+    /// before (Prepend) or the letter mark (a control).
+    @inline(never)
+    private static func hebrewOrArabicWidth(_ scalar: UInt32) -> Int? {
+        switch scalar {
         case 0x5BE, 0x5C0, 0x5C3, 0x5C6, 0x5D0...0x5EA, 0x5EF...0x5F4, 0x606...0x60F, 0x61B, 0x61D...0x64A,
              0x660...0x66F, 0x671...0x6D5, 0x6DE, 0x6E5...0x6E6, 0x6E9, 0x6EE...0x6FF: return 1
-        default: return scalar >= 0x231A && isEmoji(scalar) ? 2 : nil  // (the first emoji: ⌚)
+        default: return nil
         }
     }
 
