@@ -149,18 +149,10 @@ public struct HistoryLimits: Hashable, Sendable {
     }
 
     /// What lines of `format` show around their text at the layout's width (nil for
-    /// the plain format: nothing), the format interned in the document.
+    /// the plain format: nothing), the format interned in the document; unretained
+    /// (see `DocumentLayout.unretainedDecoration(of:in:)`).
     ///
     /// - Complexity: O(p) in the format's prefixes (one hash; measured once).
-    mutating func decoration(of format: ParagraphFormat) -> PrefixWidths.Decoration? {
-        if format.isPlain { return nil }
-        return layout.decoration(of: document.intern(format), in: document)
-    }
-
-    /// ``decoration(of:)-(ParagraphFormat)`` unretained (see
-    /// `DocumentLayout.unretainedDecoration(of:in:)`).
-    ///
-    /// - Complexity: as ``decoration(of:)-(ParagraphFormat)``.
     mutating func unretainedDecoration(of format: ParagraphFormat) -> Unmanaged<PrefixWidths.Decoration>? {
         if format.isPlain { return nil }
         return layout.unretainedDecoration(of: document.intern(format), in: document)
