@@ -388,10 +388,10 @@ struct DocumentLayout {
             // Printable ASCII (an ordered item's number, indentation) is a column a byte:
             // a piece that fits is kept whole, not measured a character at a time (each
             // item of an ordered list has a prefix of its own: 9,000 instructions a item).
-            let ascii = piece.text.utf8
-            if used + ascii.count <= column, ascii.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            let count = piece.text.utf8.count
+            if used + count <= column, DisplayWidth.isPrintableASCII(piece.text) {
                 prefix.append(piece)
-                used += ascii.count
+                used += count
                 continue
             }
             var kept = ""
@@ -438,7 +438,7 @@ struct DocumentLayout {
     func unretainedDecoration(of id: Int32, in document: StyledDocument) -> Unmanaged<PrefixWidths.Decoration> {
         let k = Int(id)
         if k < prefixes.unretainedDecorations.count, let made = prefixes.unretainedDecorations[k],
-           made._withUnsafeGuaranteedRef({ $0.width == settings.width && $0.policy == settings.policy }) {
+           made._withUnsafeGuaranteedRef({ isCurrent($0) }) {
             return made
         }
         return Unmanaged.passUnretained(decoration(of: id, in: document))
@@ -450,9 +450,14 @@ struct DocumentLayout {
     @inline(__always)
     func knownDecoration(of id: Int32) -> PrefixWidths.Decoration? {
         let k = Int(id)
-        guard k < prefixes.decorations.count, let known = prefixes.decorations[k],
-              known.width == settings.width, known.policy == settings.policy else { return nil }
+        guard k < prefixes.decorations.count, let known = prefixes.decorations[k], isCurrent(known) else { return nil }
         return known
+    }
+
+    /// Whether `decoration` was made at the layout's width and policy.
+    @inline(__always)
+    private func isCurrent(_ decoration: PrefixWidths.Decoration) -> Bool {
+        decoration.width == settings.width && decoration.policy == settings.policy
     }
 
     /// The width of `pieces` in columns.

@@ -365,12 +365,13 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// an array: an element of an array was copied, a retain and release, to be passed.)
         let wrapped: ParagraphFormat, wrapsLikeTerminal: ParagraphFormat
 
-        init(base: Style, styles: [Style], sameAs: [Int], formats: [ParagraphFormat]) {
+        /// `styles` by token kind; code lines continue after `continuation`.
+        init(base: Style, styles: [Style], continuation: [ParagraphFormat.Piece]) {
             self.base = base
             self.styles = styles
-            self.sameAs = sameAs
-            wrapped = formats[0]
-            wrapsLikeTerminal = formats[1]
+            sameAs = styles.map { style in styles.firstIndex(of: style)! }
+            wrapped = ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: false)
+            wrapsLikeTerminal = ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: true)
         }
     }
     /// The last parse's builder's buffers, emptied (a parse inside a parse finds none).
@@ -611,8 +612,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             let theme = options.theme.code
             let continuation = [ParagraphFormat.Piece("↪ ", style: options.theme.codeContinuation)]
             let styles = TokenKind.allCases.map { $0 == .plain ? codeBase : codeBase.merged(with: theme[$0]) }
-            codeStyles = CodeStyles(base: base, styles: styles, sameAs: styles.map { style in styles.firstIndex(of: style)! },
-                                    formats: [false, true].map { ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: $0) })
+            codeStyles = CodeStyles(base: base, styles: styles, continuation: continuation)
         }
         // (The box's arrays through their buffers: each array the joining below held was
         // an atomic retain and release a line.)
