@@ -20,8 +20,8 @@ public struct ANSIEncoder: Sendable {
         // (What was downgraded for other colours is not, nor are changes to looks asked
         // for, which are downgraded.)
         didSet {
-            downgradedLooks = Self.noDowngrades
-            recentChanges = Self.noChanges
+            downgradedLooks = Self.noDowngrades()
+            recentChanges = Self.noChanges()
             askedLook = .max
         }
     }
@@ -468,20 +468,45 @@ public struct ANSIEncoder: Sendable {
         // A few looks alternate (code tokens, bold, links): their changes are written
         // as they were the last time, by the pen and the look asked for (not
         // downgraded again first), not worked out again.
-        let change = pen.map { PenChange(from: $0, to: key) }
-        let slot = change.map { Self.slot($0.from &* 31 &+ $0.to) } ?? 0
-        if let change, recentChanges[slot].change == change {
-            pen = recentChanges[slot].pen
-            return .remembered(recentChanges[slot].bytes)
+        guard let pen else { return .workOut(nil, slot: 0) }
+        let change = PenChange(from: pen, to: key)
+        let set = Self.firstSlot(of: change)
+        if recentChanges[set].change == change {
+            self.pen = recentChanges[set].pen
+            return .remembered(recentChanges[set].bytes)
         }
-        return .workOut(change, slot: slot)
+        for way in 1..<Self.ways where recentChanges[set + way].change == change {
+            // (A set's ways in the order they were last used.)
+            let hit = recentChanges[set + way]
+            for k in (set + 1...set + way).reversed() { recentChanges[k] = recentChanges[k - 1] }
+            recentChanges[set] = hit
+            self.pen = hit.pen
+            return .remembered(hit.bytes)
+        }
+        return .workOut(change, slot: set)
     }
 
-    /// A pen change to the look `key` not remembered: its SGR, remembered in `slot`.
+    /// The first slot of the set of ``recentChanges`` that holds `change`. A styled
+    /// answer has a few dozen changes: one way a slot, two of them met in a slot in
+    /// most answers and evicted each other every line; two ways, three met.
+    @inline(__always)
+    private static func firstSlot(of change: PenChange) -> Int {
+        // (Both looks mixed: their bits are few and in the same places.)
+        var mixed = (change.from &* 0x9E37_79B9_7F4A_7C15) ^ change.to
+        mixed = (mixed ^ (mixed >> 31)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> (64 - slotBits)) & ~(ways - 1)
+    }
+
+    /// The ways of each set of ``recentChanges``.
+    private static let ways = 4
+
+    /// A pen change to the look `key` not remembered: its SGR, remembered in the set
+    /// whose first slot is `slot`.
     private mutating func workOutPen(look key: UInt64, change: PenChange?, slot: Int, into out: inout [UInt8]) {
         let wanted = cachedLook(of: key)
         if let pen, pen == wanted { return }
         let start = out.count
+        changesWorkedOut &+= 1
         // Built in the encoder's own buffers: a change allocated five arrays (styled
         // output changes style a few times a line).
         var reset = SGRCodes(), delta = SGRCodes()
@@ -491,8 +516,15 @@ public struct ANSIEncoder: Sendable {
         swap(&reset, &resetCodes)
         swap(&delta, &deltaCodes)
         pen = wanted
-        if let change, let bytes = ShortBytes(out[start...]) { recentChanges[slot] = (change, bytes, wanted) }
+        if let change, let bytes = ShortBytes(out[start...]) {
+            // The set's way used longest ago goes.
+            for k in (slot + 1..<slot + Self.ways).reversed() { recentChanges[k] = recentChanges[k - 1] }
+            recentChanges[slot] = (change, bytes, wanted)
+        }
     }
+
+    /// Pen changes worked out so far (not remembered): tests count what the cache misses.
+    private(set) var changesWorkedOut = 0
 
     /// ``setLook(_:into:)``'s bytes of a change worked out, kept between changes.
     private var workedOut: [UInt8] = []
@@ -527,15 +559,18 @@ public struct ANSIEncoder: Sendable {
         var to: UInt64
     }
 
-    /// Changes written, their bytes and the pen after them, by ``slot(_:)`` of their
-    /// looks (a later change of a slot replaces it). No look is `.max` (its top bits
-    /// are unused): empty slots.
-    private var recentChanges = noChanges
-    private static let noChanges = [(change: PenChange, bytes: ShortBytes, pen: UInt64)](
-        repeating: (PenChange(from: .max, to: .max), ShortBytes(), 0), count: slots)
+    /// Changes written, their bytes and the pen after them, in sets of ``ways`` slots
+    /// (``firstSlot(of:)``; a later change of a set replaces the one used longest
+    /// ago). No look is `.max` (its top bits are unused): empty slots.
+    /// (Each encoder makes its own: a shared empty one was copied at the first change,
+    /// 64 KiB made twice.)
+    private var recentChanges = noChanges()
+    private static func noChanges() -> [(change: PenChange, bytes: ShortBytes, pen: UInt64)] {
+        .init(repeating: (PenChange(from: .max, to: .max), ShortBytes(), 0), count: slots)
+    }
     /// Looks downgraded to the capabilities' colours (``cachedLook(of:)``), by slot.
-    private var downgradedLooks = noDowngrades
-    private static let noDowngrades = [(from: UInt64, to: UInt64)](repeating: (.max, 0), count: slots)
+    private var downgradedLooks = noDowngrades()
+    private static func noDowngrades() -> [(from: UInt64, to: UInt64)] { .init(repeating: (.max, 0), count: slots) }
 
     /// The shortest SGR from `current` (nil: unknown) to `target`.
     func sgr(from current: Style?, to target: Style) -> [UInt8] {

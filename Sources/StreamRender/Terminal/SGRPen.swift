@@ -8,6 +8,9 @@ public final class SGRPen: LinePen {
     /// the check was a tenth of a pen change.)
     @exclusivity(unchecked) private var encoder: ANSIEncoder
 
+    /// Pen changes worked out, not remembered (``ANSIEncoder``'s count).
+    var changesWorkedOut: Int { encoder.changesWorkedOut }
+
     public init(capabilities: TerminalCapabilities) {
         encoder = ANSIEncoder(capabilities: capabilities, absoluteRows: false)
     }

@@ -114,6 +114,26 @@ import Testing
         }
     }
 
+    /// A styled answer changes style a few dozen ways, again and again: each change is
+    /// worked out once, then remembered (two changes that met in one slot of the
+    /// encoder's cache evicted each other every line: 7,400 worked out again a MiB).
+    @Test func anAnswersPenChangesAreWorkedOutOnce() {
+        let text = ["coding-answer.md", "multilingual.md", "python-dedupe.md", "sqlite-wal.md", "git-undo.md"]
+            .map { String(decoding: Fixtures.data("answers/\($0)"), as: UTF8.self) }.joined(separator: "\n\n")
+        for colors in [TerminalCapabilities.ColorSupport.ansi16, .palette256, .truecolor] {
+            let pen = SGRPen(capabilities: TerminalCapabilities(colors: colors))
+            var printer = PlainTextPrinter(settings: LayoutSettings(width: 80), markdown: MarkdownOptions(), pen: pen)
+            var out: [UInt8] = []
+            // (The second copy meets the first's end: changes of its own.)
+            printer.append(text + "\n\n" + text, into: &out)
+            let first = pen.changesWorkedOut
+            for _ in 0..<3 { printer.append("\n\n" + text, into: &out) }
+            printer.finish(into: &out)
+            #expect(first > 20, "\(colors)")
+            #expect(pen.changesWorkedOut == first, "\(colors): \(pen.changesWorkedOut - first) changes worked out again")
+        }
+    }
+
     @Test(arguments: MarkdownCorpus.fixtures + ["answers/sqlite-wal.md", "answers/python-dedupe.md", "real/markdown/glamour--example.md",
                                                 "real/markdown/streamdown--cjk-table.md", "real/markdown/mdcat--common-mark.md"])
     func styledLinesAreThePlainTextWithStylesInEveryChunking(_ name: String) throws {
