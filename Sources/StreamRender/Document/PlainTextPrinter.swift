@@ -36,9 +36,21 @@
     /// writes, is the same plain text.
     public init(settings: LayoutSettings, limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil,
                 pen: StylePen? = nil) {
+        self.init(settings: settings, limits: limits, markdown: markdown, pen: pen, linePen: pen as? LinePen)
+    }
+
+    /// A printer whose pen is a ``LinePen`` already (the renderer's: the cast above had
+    /// the runtime look for the conformance among every one of the binary, at each start).
+    package init(settings: LayoutSettings, limits: HistoryLimits = .standard, markdown: MarkdownOptions? = nil,
+                 linePen: LinePen?) {
+        self.init(settings: settings, limits: limits, markdown: markdown, pen: linePen, linePen: linePen)
+    }
+
+    private init(settings: LayoutSettings, limits: HistoryLimits, markdown: MarkdownOptions?, pen: StylePen?,
+                 linePen: LinePen?) {
         view = WrappedDocument(settings: settings, limits: limits, markdown: markdown)
         self.pen = pen
-        linePen = pen as? LinePen
+        self.linePen = linePen
         hasMarkdown = markdown != nil
         straight = ParagraphWrapper(settings: settings)
     }
@@ -119,12 +131,13 @@
         }
         let tabSize = hasTab ? settings.tabSize : 0
         line.bytes.withUnsafeBufferPointer { text in
+          line.linkTargets.withUnsafeBufferPointer { targets in
             line.runs.withUnsafeBufferPointer { runs in
                 visuals.withUnsafeBufferPointer { visuals in
                     if assemblySink != nil {
                         for visual in visuals {
-                            Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
-                                                 tabSize: tabSize, into: &assemblySink!)
+                            Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
+                                                 width: settings.width, tabSize: tabSize, into: &assemblySink!)
                         }
                         // (A long run of lines goes out in parts: the assembly stays small.)
                         if assemblySink!.line.count >= 16_384 { assemblySink!.line.move(into: &out) }
@@ -132,25 +145,27 @@
                         var sink = ArraySink(pen: pen)
                         swap(&sink.out, &out)
                         for visual in visuals {
-                            Self.printVisualLine(visual, of: text, runs: runs, decoration: decoration, width: settings.width,
-                                                 tabSize: tabSize, into: &sink)
+                            Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
+                                                 width: settings.width, tabSize: tabSize, into: &sink)
                         }
                         swap(&sink.out, &out)
                     }
                 }
             }
+          }
         }
         view.unheldLines += visuals.count
         partial = nil
         return true
     }
 
-    /// Prints `visual`, a line of `text` in `runs`, as ``printFinal(_:)`` prints the line
+    /// Prints `visual`, a line of `text` in `runs` (their links' `targets`), as ``printFinal(_:)`` prints the line
     /// of a paragraph with that text and decoration. With `tabSize` above 0, the text
     /// is ASCII with tabs (a byte a column), each expanded to its stop as the document
     /// expands it.
     private static func printVisualLine<Sink: LineSink>(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
                                                         runs: UnsafeBufferPointer<StyledLine.Run>,
+                                                        targets: UnsafeBufferPointer<String>,
                                                         decoration: Unmanaged<PrefixWidths.Decoration>?, width: Int,
                                                         tabSize: Int, into sink: inout Sink) {
         var textColumn = 0
@@ -179,8 +194,13 @@
             while start < visual.end {
                 while runs[k].end <= start { k += 1 }
                 let end = min(runs[k].end, visual.end)
-                // (By its look, mostly: a copy of the style retained its link.)
-                if runs[k].style.hyperlink == nil { sink.setLook(runs[k].style.look) } else { sink.setStyle(runs[k].style) }
+                if runs[k].link == 0 {
+                    sink.setLook(runs[k].look)
+                } else {
+                    var style = Style(look: runs[k].look)
+                    style.hyperlink = targets[runs[k].link - 1]
+                    sink.setStyle(style)
+                }
                 if tabSize > 0 {
                     appendExpandingTabs(text, start..<end, column: &column, tabSize: tabSize, lineWidth: max(1, width - textColumn),
                                         into: &sink)

@@ -197,12 +197,13 @@ public struct HistoryLimits: Hashable, Sendable {
             }
             if lines[k].runs.count > 1 { document.reserveOpenParagraph(lines[k].bytes.count) }
             // (The line's fields, not the line: calling a method of `lines[k]` copied it.)
-            let runs = lines[k].runs
+            let runs = lines[k].runs, targets = lines[k].linkTargets
             lines[k].bytes.withUnsafeBufferPointer { bytes in
                 var start = 0
                 for run in runs {
                     let piece = UnsafeBufferPointer(rebasing: bytes[start..<run.end])
-                    if asIs { document.appendAsIs(piece, style: run.style) } else { document.append(piece, style: run.style) }
+                    let style = run.style(targets)
+                    if asIs { document.appendAsIs(piece, style: style) } else { document.append(piece, style: style) }
                     start = run.end
                 }
             }

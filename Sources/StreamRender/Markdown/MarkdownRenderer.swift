@@ -13,19 +13,56 @@ import CMD4C
         }
     }
 
-    /// A style over the bytes from the end of the run before it (or 0) to `end`.
+    /// A style over the bytes from the end of the run before it (or 0) to `end`: its
+    /// look, and its link as a number in the link targets of the run's holder (a line's,
+    /// a parse's, a table's). Plain words: runs are copied and freed without reference
+    /// counting (a `Style` in each, with its optional `String`, made a call to retain or
+    /// release for each run copied, emptied or freed: issue 24).
     struct Run: Hashable, Sendable {
         var end: Int
-        var style: Style
+        /// The style's ``Style/look``.
+        var look: UInt64
+        /// 0 without a link; otherwise one more than the place of its target in the
+        /// holder's link targets.
+        var link: Int
 
-        /// Ends `runs` at `end` in `style`: the last run grows if it has the style.
-        static func extend(_ runs: inout [Run], to end: Int, style: Style) {
-            let last = runs.count - 1
-            if last >= 0 && runs[last].style == style {
-                runs[last].end = end
-            } else {
-                runs.append(Run(end: end, style: style))
-            }
+        init(end: Int, look: UInt64, link: Int = 0) {
+            self.end = end
+            self.look = look
+            self.link = link
+        }
+
+        /// A run of `style`, its link (if any) numbered in `targets`.
+        init(end: Int, style: Style, targets: inout [String]) {
+            self.end = end
+            look = style.look
+            link = Self.number(style.hyperlink, in: &targets)
+        }
+
+        /// The number of link `target` in `targets` (0 for none): the last one when it
+        /// is the same (a link's text in several styles), else appended.
+        static func number(_ target: String?, in targets: inout [String]) -> Int {
+            guard let target else { return 0 }
+            if targets.last != target { targets.append(target) }
+            return targets.count
+        }
+
+        /// The run's style, its link read from `targets` (its holder's).
+        func style(_ targets: [String]) -> Style {
+            var style = Style(look: look)
+            if link != 0 { style.hyperlink = targets[link - 1] }
+            return style
+        }
+
+        /// Whether the run is in `style` (its link read from `targets`).
+        func isIn(_ style: Style, _ targets: [String]) -> Bool {
+            look == style.look && (link == 0 ? style.hyperlink == nil : style.hyperlink == targets[link - 1])
+        }
+
+        /// The run moved `shift` bytes on, into a holder whose link targets are `targets`
+        /// (its own are `from`).
+        func moved(by shift: Int, from: [String], to targets: inout [String]) -> Run {
+            Run(end: end + shift, look: look, link: link == 0 ? 0 : Self.number(from[link - 1], in: &targets))
         }
     }
 
@@ -35,6 +72,8 @@ import CMD4C
     /// to the document; issue 24). Valid UTF-8.
     private(set) var bytes: [UInt8] = []
     private(set) var runs: [Run] = []
+    /// The targets of the runs' links (``Run/link``): most lines have none.
+    private(set) var linkTargets: [String] = []
     /// The paragraph goes on: the next line given joins it (a long paragraph that
     /// was made final in parts while it streamed).
     public var continues = false
@@ -47,12 +86,41 @@ import CMD4C
         if !spans.isEmpty { self.spans = spans }  // (the setter empties the arrays first)
     }
 
-    /// A line of `bytes` in `runs` (each ending within `bytes`, the last at its end).
-    init(format: ParagraphFormat = .plain, bytes: [UInt8], runs: [Run]) {
+    /// A line of `bytes` in `runs` (each ending within `bytes`, the last at its end),
+    /// their links' targets in `linkTargets`.
+    init(format: ParagraphFormat = .plain, bytes: [UInt8], runs: [Run], linkTargets: [String] = []) {
         self.format = format
         self.bytes = bytes
         self.runs = runs
+        self.linkTargets = linkTargets
     }
+
+    /// Lines are equal when their text, runs and runs' styles are (not the numbers
+    /// their links have).
+    public static func == (a: StyledLine, b: StyledLine) -> Bool {
+        guard a.format == b.format, a.continues == b.continues, a.joinsPrevious == b.joinsPrevious, a.bytes == b.bytes,
+              a.runs.count == b.runs.count else { return false }
+        for k in a.runs.indices {
+            let x = a.runs[k], y = b.runs[k]
+            guard x.end == y.end, x.look == y.look, (x.link == 0) == (y.link == 0) else { return false }
+            if x.link != 0 && a.linkTargets[x.link - 1] != b.linkTargets[y.link - 1] { return false }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(format)
+        hasher.combine(bytes)
+        hasher.combine(continues)
+        hasher.combine(joinsPrevious)
+        for run in runs {
+            hasher.combine(run.end)
+            hasher.combine(run.look)
+        }
+    }
+
+    /// The style of `run` (one of the line's).
+    func style(of run: Run) -> Style { run.style(linkTargets) }
 
     /// The text in styled pieces, one a run (made from the flat text when read; set,
     /// a run a span, merged or not as given).
@@ -63,12 +131,13 @@ import CMD4C
             var start = 0
             return runs.map { run in
                 defer { start = run.end }
-                return Span(String(decoding: bytes[start..<run.end], as: UTF8.self), style: run.style)
+                return Span(String(decoding: bytes[start..<run.end], as: UTF8.self), style: run.style(linkTargets))
             }
         }
         set {
             bytes.removeAll(keepingCapacity: true)
             runs.removeAll(keepingCapacity: true)
+            linkTargets.removeAll()
             for span in newValue { appendRun(span.text.utf8, style: span.style) }
         }
     }
@@ -104,7 +173,17 @@ import CMD4C
     mutating func append(_ text: some Collection<UInt8>, style: Style) {
         if text.isEmpty { return }
         bytes.append(contentsOf: text)
-        Run.extend(&runs, to: bytes.count, style: style)
+        extendRuns(to: bytes.count, style: style)
+    }
+
+    /// Ends the runs at `end` in `style`: the last run grows if it has the style.
+    private mutating func extendRuns(to end: Int, style: Style) {
+        let last = runs.count - 1
+        if last >= 0 && runs[last].isIn(style, linkTargets) {
+            runs[last].end = end
+        } else {
+            runs.append(Run(end: end, style: style, targets: &linkTargets))
+        }
     }
 
     /// Appends `line`'s spans as ``append(_:)-([Span])`` does (its format and flags are not taken).
@@ -116,7 +195,7 @@ import CMD4C
                 let end = line.runs[k].end
                 guard end > start else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
-                Run.extend(&runs, to: bytes.count, style: line.runs[k].style)
+                extendRuns(to: bytes.count, style: line.style(of: line.runs[k]))
                 start = end
             }
         }
@@ -125,7 +204,7 @@ import CMD4C
     /// Appends a span of `text` (UTF-8) in `style`, not merged (as appending to ``spans``).
     mutating func appendRun(_ text: some Collection<UInt8>, style: Style) {
         bytes.append(contentsOf: text)
-        runs.append(Run(end: bytes.count, style: style))
+        runs.append(Run(end: bytes.count, style: style, targets: &linkTargets))
     }
 
     /// Appends `text` with no run over it yet: ``coverUncovered(to:style:)`` must end
@@ -137,7 +216,19 @@ import CMD4C
 
     /// Ends a run (not merged) at byte `end` of the line, text ``appendUncovered(_:)`` added.
     mutating func coverUncovered(to end: Int, style: Style) {
-        runs.append(Run(end: end, style: style))
+        runs.append(Run(end: end, style: style, targets: &linkTargets))
+    }
+
+    /// ``coverUncovered(to:style:)`` in the style of `run` (its link's target, if any,
+    /// in `targets`).
+    mutating func coverUncovered(to end: Int, as run: Run, targets: [String]) {
+        runs.append(run.link == 0 ? Run(end: end, look: run.look) : run.moved(by: end - run.end, from: targets, to: &linkTargets))
+    }
+
+    /// ``appendRun(_:style:)`` in the style of `run` (its link's target, if any, in `targets`).
+    mutating func appendRun(_ text: some Collection<UInt8>, as run: Run, targets: [String]) {
+        bytes.append(contentsOf: text)
+        coverUncovered(to: bytes.count, as: run, targets: targets)
     }
 
     /// Gives the line's text to the open paragraph of `document` without a copy
@@ -153,9 +244,10 @@ import CMD4C
             // (Room for them all first: a paragraph's runs grew one doubling at a time,
             // an allocation each.)
             if ids.capacity < runs.count { ids.reserveCapacity(runs.count) }
-            for k in runs.indices { StyledDocument.addRun(&ids, end: runs[k].end, style: runs[k].style, in: &styles) }
+            for k in runs.indices { StyledDocument.addRun(&ids, end: runs[k].end, style: runs[k].style(linkTargets), in: &styles) }
         }) else { return false }
         runs.removeAllKeepingCapacity()
+        if !linkTargets.isEmpty { linkTargets.removeAll() }
         return true
     }
 
@@ -165,6 +257,7 @@ import CMD4C
         // and emptying an empty array still cost a call.)
         if !bytes.isEmpty { bytes.removeAll(keepingCapacity: true) }
         runs.removeAllKeepingCapacity()
+        if !linkTargets.isEmpty { linkTargets.removeAll() }
         // (Most lines are plain or a code block's: a format is not copied over its copy,
         // an atomic retain and release.)
         if !format.isCopy(of: self.format) { self.format = format }
@@ -173,19 +266,26 @@ import CMD4C
     }
 
     /// Appends `text` and `more` runs, which end at offsets of a text where `text`
-    /// starts at `base` (a leaf's in the parse's shared arrays).
-    mutating func append(_ text: ArraySlice<UInt8>, runs more: ArraySlice<Run>, from base: Int) {
+    /// starts at `base` (a leaf's in the parse's shared arrays), their links numbered
+    /// in `targets`.
+    mutating func append(_ text: ArraySlice<UInt8>, runs more: ArraySlice<Run>, from base: Int, targets: [String]) {
         let shift = bytes.count - base
         // (Through buffers: `append(contentsOf:)` takes its argument owned, a retain and
         // a release of the slice's storage.)
         text.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
         more.withUnsafeBufferPointer { more in
-            for run in more { runs.append(Run(end: run.end + shift, style: run.style)) }
+            for run in more {
+                if run.link == 0 {
+                    runs.append(Run(end: run.end + shift, look: run.look))
+                } else {
+                    runs.append(run.moved(by: shift, from: targets, to: &linkTargets))
+                }
+            }
         }
     }
 
     /// The bytes of memory the line's arrays hold (a spare line keeps them).
-    var heldBytes: Int { bytes.capacity + runs.capacity * MemoryLayout<Run>.stride }
+    var heldBytes: Int { bytes.capacity + runs.capacity * MemoryLayout<Run>.stride + linkTargets.capacity * MemoryLayout<String>.stride }
 }
 
 /// How markdown is drawn.
@@ -360,6 +460,11 @@ public struct MarkdownOptions: Hashable, Sendable {
     private final class CodeStyles {
         let base: Style
         let styles: [Style]
+        /// `styles` as runs (their ends unused), their links' targets in `linkTargets`:
+        /// a code line's pieces go in as words, not styles (a copy of a style was a retain
+        /// and release of its link, even without one).
+        let runs: [StyledLine.Run]
+        let linkTargets: [String]
         let sameAs: [Int]
         /// The lines' format: wrapped by the view, or like a terminal. (Two properties, not
         /// an array: an element of an array was copied, a retain and release, to be passed.)
@@ -369,6 +474,9 @@ public struct MarkdownOptions: Hashable, Sendable {
         init(base: Style, styles: [Style], continuation: [ParagraphFormat.Piece]) {
             self.base = base
             self.styles = styles
+            var targets: [String] = []
+            runs = styles.map { StyledLine.Run(end: 0, style: $0, targets: &targets) }
+            linkTargets = targets
             sameAs = styles.map { style in styles.firstIndex(of: style)! }
             wrapped = ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: false)
             wrapsLikeTerminal = ParagraphFormat(continuationPrefix: continuation, wrapsLikeTerminal: true)
@@ -632,7 +740,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         let plain = Int(TokenKind.plain.rawValue)
         if tokens.isEmpty {
             guard needsCleaning else {
-                if !utf8.isEmpty { line.appendRun(utf8, style: code.styles[plain]) }
+                if !utf8.isEmpty { line.appendRun(utf8, as: code.runs[plain], targets: code.linkTargets) }
                 return line
             }
             let content = clean(String(decoding: utf8, as: UTF8.self), tabs: true)
@@ -644,9 +752,9 @@ public struct MarkdownOptions: Hashable, Sendable {
             line.reserveCapacity(bytes: utf8.count, runs: 2 * tokens.count + 1)
             line.appendUncovered(utf8)
         }
-        code.styles.withUnsafeBufferPointer { styles in
+        code.runs.withUnsafeBufferPointer { styles in
             code.sameAs.withUnsafeBufferPointer { sameAs in
-                var pieces = CodePieces(utf8: utf8, needsCleaning: needsCleaning, kind: sameAs[plain])
+                var pieces = CodePieces(utf8: utf8, needsCleaning: needsCleaning, kind: sameAs[plain], targets: code.linkTargets)
                 for token in tokens {
                     pieces.add(upTo: token.start, sameAs[plain], into: &line, styles: styles, renderer: self)
                     pieces.add(upTo: token.end, sameAs[Int(token.kind.rawValue)], into: &line, styles: styles, renderer: self)
@@ -667,25 +775,29 @@ public struct MarkdownOptions: Hashable, Sendable {
         let needsCleaning: Bool
         var done = 0, pieceStart = 0
         var pieceKind: Int
+        /// The link targets of the styles' runs (``CodeStyles/linkTargets``).
+        let targets: [String]
 
-        init(utf8: UnsafeBufferPointer<UInt8>, needsCleaning: Bool, kind: Int) {
+        init(utf8: UnsafeBufferPointer<UInt8>, needsCleaning: Bool, kind: Int, targets: [String]) {
             self.utf8 = utf8
             self.needsCleaning = needsCleaning
             pieceKind = kind
+            self.targets = targets
         }
 
-        mutating func flush(into line: inout StyledLine, styles: UnsafeBufferPointer<Style>, renderer: MarkdownRenderer) {
+        mutating func flush(into line: inout StyledLine, styles: UnsafeBufferPointer<StyledLine.Run>, renderer: MarkdownRenderer) {
             guard done > pieceStart else { return }
             if needsCleaning {
                 let piece = UnsafeBufferPointer(rebasing: utf8[pieceStart..<done])
-                line.appendRun(renderer.clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, style: styles[pieceKind])
+                line.appendRun(renderer.clean(String(decoding: piece, as: UTF8.self), tabs: true).utf8, as: styles[pieceKind],
+                               targets: targets)
             } else {
-                line.coverUncovered(to: done, style: styles[pieceKind])
+                line.coverUncovered(to: done, as: styles[pieceKind], targets: targets)
             }
             pieceStart = done
         }
 
-        mutating func add(upTo end: Int, _ kind: Int, into line: inout StyledLine, styles: UnsafeBufferPointer<Style>,
+        mutating func add(upTo end: Int, _ kind: Int, into line: inout StyledLine, styles: UnsafeBufferPointer<StyledLine.Run>,
                           renderer: MarkdownRenderer) {
             // A token boundary inside a character (a lexer's stray byte) moves past it.
             var end = min(end, utf8.count)
@@ -807,6 +919,8 @@ public struct MarkdownOptions: Hashable, Sendable {
         var nodes: [Node] = []
         var bytes: [UInt8] = []
         var runs: [Run] = []
+        /// The targets of the runs' links (``StyledLine/Run/link``).
+        var linkTargets: [String] = []
         var breaks: [Int] = []
         /// Display math shown centred (rare: an array of its own).
         var strings: [String] = []
@@ -870,14 +984,14 @@ public struct MarkdownOptions: Hashable, Sendable {
             while start < line.upperBound {
                 while runs[run].end <= start { run += 1 }
                 let end = min(runs[run].end, line.upperBound)
-                body(start..<end, runs[run].style)
+                body(start..<end, runs[run].style(linkTargets))
                 start = end
             }
         }
 
         /// Appends `leaf`'s text, its bytes and runs, to `line` (a spare line's arrays).
         func append(_ leaf: Node, to line: inout StyledLine) {
-            line.append(bytes[leaf.text], runs: runs[leaf.runs], from: leaf.text.lowerBound)
+            line.append(bytes[leaf.text], runs: runs[leaf.runs], from: leaf.text.lowerBound, targets: linkTargets)
         }
 
         /// Takes back the text of `leaf` (the last leaf, open) from byte `count` on, and
@@ -923,7 +1037,9 @@ public struct MarkdownOptions: Hashable, Sendable {
                 nodes.append(node)
             }
             bytes += other.bytes
-            for run in other.runs { runs.append(Run(end: run.end + byteShift, style: run.style)) }
+            let linkShift = linkTargets.count
+            for run in other.runs { runs.append(Run(end: run.end + byteShift, look: run.look, link: run.link == 0 ? 0 : run.link + linkShift)) }
+            linkTargets += other.linkTargets
             for b in other.breaks { breaks.append(b + byteShift) }
             strings += other.strings
         }
@@ -977,6 +1093,10 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// its nodes, innermost last.
         var stack: [Int] = []
         var spanStyles: [Style] = []
+        /// `spanStyles` as runs (their ends unused; their links numbered in the tree's
+        /// link targets): text goes in without a copy of a style, a retain and release of
+        /// its link even without one.
+        var spanRuns: [StyledLine.Run] = []
         /// The spans entered and not yet left, innermost last (their styles are
         /// `spanStyles` after its first). md4c 0.4.8 can leave a span it never entered
         /// (`[i](~) [n]()~)` leaves a strikethrough) and enter one it never leaves
@@ -1000,6 +1120,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         struct Buffers {
             var stack: [Int] = []
             var spanStyles: [Style] = []
+            var spanRuns: [StyledLine.Run] = []
             var spanTypes: [MD_SPANTYPE] = []
             var kept: [Bool] = []
         }
@@ -1008,9 +1129,11 @@ public struct MarkdownOptions: Hashable, Sendable {
             self.renderer = renderer
             swap(&stack, &buffers.stack)
             swap(&spanStyles, &buffers.spanStyles)
+            swap(&spanRuns, &buffers.spanRuns)
             swap(&spanTypes, &buffers.spanTypes)
             swap(&kept, &buffers.kept)
             spanStyles.append(.plain)
+            spanRuns.append(StyledLine.Run(end: 0, look: Style.plain.look))
         }
 
         /// The buffers, emptied (capacity kept), leaving this builder without them.
@@ -1018,10 +1141,12 @@ public struct MarkdownOptions: Hashable, Sendable {
             var buffers = Buffers()
             swap(&buffers.stack, &stack)
             swap(&buffers.spanStyles, &spanStyles)
+            swap(&buffers.spanRuns, &spanRuns)
             swap(&buffers.spanTypes, &spanTypes)
             swap(&buffers.kept, &kept)
             buffers.stack.removeAll(keepingCapacity: true)
             buffers.spanStyles.removeAll(keepingCapacity: true)
+            buffers.spanRuns.removeAll(keepingCapacity: true)
             buffers.spanTypes.removeAll(keepingCapacity: true)
             buffers.kept.removeAll(keepingCapacity: true)
             return buffers
@@ -1342,14 +1467,25 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// grows if it has the style.
         mutating func add(_ text: some Collection<UInt8>, to node: Int, style extra: Style? = nil) {
             if text.isEmpty { return }
-            let style = style(extra)
             tree.bytes.append(contentsOf: text)
             // (`Run.extend`, but never into the leaf before: the leaves share the runs.)
             let last = tree.runs.count - 1
-            if last >= tree.nodes[stack[node]].runs.lowerBound && tree.runs[last].style == style {
+            let inLeaf = last >= tree.nodes[stack[node]].runs.lowerBound
+            guard let extra else {
+                // The open spans' style, as a run (its link numbered in the tree already).
+                let span = spanRuns[spanRuns.count - 1]
+                if inLeaf && tree.runs[last].look == span.look && tree.runs[last].link == span.link {
+                    tree.runs[last].end = tree.bytes.count
+                } else {
+                    tree.runs.append(ParseTree.Run(end: tree.bytes.count, look: span.look, link: span.link))
+                }
+                return
+            }
+            let style = style(extra)
+            if inLeaf && tree.runs[last].isIn(style, tree.linkTargets) {
                 tree.runs[last].end = tree.bytes.count
             } else {
-                tree.runs.append(ParseTree.Run(end: tree.bytes.count, style: style))
+                tree.runs.append(ParseTree.Run(end: tree.bytes.count, style: style, targets: &tree.linkTargets))
             }
         }
 
@@ -1383,6 +1519,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 }
             default: break
             }
+            spanRuns.append(StyledLine.Run(end: 0, style: style, targets: &tree.linkTargets))
             spanStyles.append(style)
             spanTypes.append(type)
         }
@@ -1400,6 +1537,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         private mutating func popSpan() {
             let type = spanTypes.removeLast()
             spanStyles.removeLast()
+            spanRuns.removeLast()
             if type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY, let span = mathSpan {
                 mathSpan = nil
                 let delimiter = span.display ? "$$" : "$"
@@ -1826,6 +1964,8 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// cell's runs are never joined to its neighbour's.
         var bytes: [UInt8] = []
         var runs: [StyledLine.Run] = []
+        /// The targets of the runs' links (``StyledLine/Run/link``).
+        var linkTargets: [String] = []
         var cells: [Cell] = []
         var rows: [Row] = []
 
@@ -1853,7 +1993,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 for k in cells[c].runs {
                     let start = runStart(k), end = runs[k].end
                     guard end > start else { continue }
-                    line.append(UnsafeBufferPointer(rebasing: text[start..<end]), style: runs[k].style)
+                    line.append(UnsafeBufferPointer(rebasing: text[start..<end]), style: runs[k].style(linkTargets))
                 }
             }
         }
@@ -1865,7 +2005,7 @@ public struct MarkdownOptions: Hashable, Sendable {
             guard !range.isEmpty else { return line }
             // (As `ParseTree.append(_:to:)` takes a leaf's.)
             let base = runStart(range.lowerBound)
-            line.append(bytes[base..<runs[range.upperBound - 1].end], runs: runs[range], from: base)
+            line.append(bytes[base..<runs[range.upperBound - 1].end], runs: runs[range], from: base, targets: linkTargets)
             return line
         }
 
@@ -1928,7 +2068,8 @@ public struct MarkdownOptions: Hashable, Sendable {
             for k in cell.runs {
                 let run = tree.runs[k]
                 let piece = UnsafeBufferPointer(rebasing: bytes[tree.runStart(k, in: cell)..<run.end])
-                let style = base.merged(with: header ? headerStyle.merged(with: run.style) : run.style)
+                let runStyle = run.style(tree.linkTargets)
+                let style = base.merged(with: header ? headerStyle.merged(with: runStyle) : runStyle)
                 if ControlSanitizer.isClean(piece, tabs: false) {
                     table.bytes.append(contentsOf: piece)
                     width += measure(piece)
@@ -1937,7 +2078,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                     table.bytes.append(contentsOf: text.utf8)
                     width += measure(text)
                 }
-                table.runs.append(StyledLine.Run(end: table.bytes.count, style: style))
+                table.runs.append(StyledLine.Run(end: table.bytes.count, style: style, targets: &table.linkTargets))
             }
         }
         table.cells.append(TableRows.Cell(runs: firstRun..<table.runs.count, width: width, align: align))
@@ -2003,7 +2144,9 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
         }
         bytes += right.utf8
-        return StyledLine(bytes: bytes, runs: [.init(end: bytes.count, style: options.theme.tableBorder)])
+        var line = StyledLine()
+        line.appendRun(bytes, style: options.theme.tableBorder)
+        return line
     }
 
     /// The line under a table's last row (none for records).
@@ -2189,7 +2332,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 var from = clusters[run.lowerBound].start
                 let to = clusters[run.upperBound - 1].end
                 for (n, spanEnd) in spanEnds.enumerated() where spanEnd > from && from < to {
-                    result.append(bytes[from..<min(to, spanEnd)], style: cell.runs[n].style)
+                    result.append(bytes[from..<min(to, spanEnd)], style: cell.style(of: cell.runs[n]))
                     from = min(to, spanEnd)
                 }
             }

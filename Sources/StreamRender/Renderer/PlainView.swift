@@ -13,8 +13,8 @@ struct PlainView: LiveView {
     /// `markdown`: render the answer's markdown structure as text (when `wraps`).
     /// `pen`: styled lines (when `wraps`; see ``SGRPen``).
     init(settings: LayoutSettings, wraps: Bool = true, limits: HistoryLimits = .standard,
-                markdown: MarkdownOptions? = nil, pen: StylePen? = nil) {
-        printer = PlainTextPrinter(settings: settings, limits: Self.held(limits), markdown: markdown, pen: pen)
+                markdown: MarkdownOptions? = nil, pen: SGRPen? = nil) {
+        printer = PlainTextPrinter(settings: settings, limits: Self.held(limits), markdown: markdown, linePen: pen)
         raw = wraps ? nil : ControlSanitizer()
     }
 

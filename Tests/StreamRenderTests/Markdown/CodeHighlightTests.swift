@@ -35,7 +35,7 @@ import Testing
         #expect(colouredLines.map(\.bytes) == plainLines.map(\.bytes))
         #expect(colouredLines.map(\.format) == plainLines.map(\.format))
         // The code lines were the ones with several styles.
-        let multiStyled = { (lines: [StyledLine]) in lines.filter { Set($0.runs.map(\.style)).count > 1 }.count }
+        let multiStyled = { (lines: [StyledLine]) in lines.filter { Set($0.runs.map(\.look)).count > 1 }.count }
         #expect(multiStyled(plainLines) + 30 < multiStyled(colouredLines), "\(multiStyled(plainLines)) and \(multiStyled(colouredLines))")
     }
 

@@ -56,10 +56,10 @@ import Testing
         let bold = Style(attributes: .bold)
         var tree = MarkdownRenderer.ParseTree()
         tree.bytes = Array("xyz".utf8)
-        tree.runs = [.init(end: 3, style: .plain)]
+        tree.runs = [.init(end: 3, look: Style.plain.look)]
         // The leaf: "ab" plain, "éc" bold, a hard break, "de" bold (bytes 3..<10).
         tree.bytes += "abécde".utf8
-        tree.runs += [.init(end: 5, style: .plain), .init(end: 10, style: bold)]  // (runs merge across breaks)
+        tree.runs += [.init(end: 5, look: Style.plain.look), .init(end: 10, look: bold.look)]  // (runs merge across breaks)
         tree.breaks = [8]
         var leaf = MarkdownRenderer.Node(.paragraph)
         leaf.text = 3..<10
@@ -73,7 +73,7 @@ import Testing
         #expect(pieces == [3..<5, 5..<8, 8..<10])
         var line = StyledLine()
         tree.append(leaf, to: &line)
-        #expect(line.bytes == Array("abécde".utf8) && line.runs.map(\.end) == [2, 7] && line.runs[1].style == bold)
+        #expect(line.bytes == Array("abécde".utf8) && line.runs.map(\.end) == [2, 7] && line.style(of: line.runs[1]) == bold)
         // Onto a line with text (a spare's arrays, or a line going on): offsets shift.
         tree.append(leaf, to: &line)
         #expect(line.bytes == Array("abécdeabécde".utf8) && line.runs.map(\.end) == [2, 7, 9, 14])
@@ -95,11 +95,61 @@ import Testing
         var other = MarkdownRenderer.ParseTree()
         other.nodes = [MarkdownRenderer.Node(.table)]
         other.bytes = Array("0123".utf8)
-        other.runs = [.init(end: 4, style: .plain)]
+        other.runs = [.init(end: 4, look: Style.plain.look)]
         other.graft(tree, from: 1, at: 0)
         #expect(other.nodes.count == 1 && other.nodes[0].text == 7..<14 && other.nodes[0].runs == 2..<4)
         #expect(other.runs.map(\.end) == [4, 7, 9, 14] && other.breaks == [12] && other.nodes[0].end == 1)
         #expect(other.string(other.nodes[0].text) == "abécde" && other.lineRange(other.nodes[0], 1) == 12..<14)
+    }
+
+    /// Runs hold a link as a number in their holder's targets: a line, a parse, a graft
+    /// and a line made of a leaf read the same link back; lines are equal by their
+    /// links' targets, not by their numbers.
+    @Test func runsKeepTheirLinksThroughEveryHolder() {
+        let a = Style(attributes: .underline, hyperlink: "https://a.example/"), b = Style(hyperlink: "https://b.example/")
+        let boldA = Style(attributes: [.bold, .underline], hyperlink: "https://a.example/")
+        var line = StyledLine()
+        line.spans = [.init("one", style: a), .init("two", style: b), .init("three", style: a), .init("four")]
+        #expect(line.spans.map(\.style) == [a, b, a, .plain])
+        #expect(line.runs.map(\.link) == [1, 2, 3, 0])
+        // A link's text in another style keeps its number.
+        line.append(Array("five".utf8), style: boldA)
+        line.append(Array("six".utf8), style: boldA)  // (merged)
+        #expect(line.runs.count == 5 && line.style(of: line.runs[4]) == boldA && line.runs[4].link == 3 && line.linkTargets.count == 3)
+        // The same text and styles, numbered otherwise: equal, and hashed alike.
+        var other = StyledLine()
+        for span in line.spans { other.append(span) }
+        let renumbered = StyledLine(bytes: line.bytes, runs: line.runs.enumerated().map { k, run in
+            .init(end: run.end, look: run.look, link: run.link == 0 ? 0 : k == 1 ? 2 : 1)
+        }, linkTargets: ["https://a.example/", "https://b.example/"])
+        #expect(other == line && renumbered == line && renumbered.hashValue == line.hashValue)
+        var wrong = renumbered
+        wrong.spans = renumbered.spans.map { span in span.style == b ? .init(span.text, style: a) : span }
+        #expect(wrong != line)
+        // A leaf of a parse, with links of its own, grafted onto a parse that has others.
+        var tree = MarkdownRenderer.ParseTree()
+        tree.bytes = Array("xyzabc".utf8)
+        tree.runs = [.init(end: 3, style: b, targets: &tree.linkTargets), .init(end: 6, style: a, targets: &tree.linkTargets)]
+        var leaf = MarkdownRenderer.Node(.paragraph)
+        leaf.text = 3..<6
+        leaf.runs = 1..<2
+        leaf.end = 2
+        var document = MarkdownRenderer.Node(.document)
+        (document.childCount, document.first, document.end) = (1, 1, 2)
+        tree.nodes = [document, leaf]
+        var grafted = MarkdownRenderer.ParseTree()
+        grafted.nodes = [MarkdownRenderer.Node(.table)]
+        grafted.bytes = Array("0".utf8)
+        grafted.runs = [.init(end: 1, style: b, targets: &grafted.linkTargets)]
+        grafted.graft(tree, from: 1, at: 0)
+        var fromLeaf = StyledLine()
+        fromLeaf.append(Array("-".utf8), style: b)
+        grafted.append(grafted.nodes[0], to: &fromLeaf)
+        #expect(fromLeaf.spans == [.init("-", style: b), .init("abc", style: a)])
+        var pieces: [Style] = []
+        var run = grafted.nodes[0].runs.lowerBound
+        grafted.forEachPiece(of: grafted.nodes[0], line: 0, run: &run) { _, style in pieces.append(style) }
+        #expect(pieces == [a])
     }
 
     /// A header cell past the delimiter row's count is seen only when the rejected table

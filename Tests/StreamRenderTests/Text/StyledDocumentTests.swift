@@ -105,12 +105,12 @@ import Testing
     /// A line whose runs stop short of its text is appended as before (only the text the
     /// runs cover), not taken whole.
     @Test func aLineWithRunsShortOfItsTextIsNotTaken() {
-        var line = StyledLine(format: .plain, bytes: Array("abcdef".utf8), runs: [StyledLine.Run(end: 4, style: .plain)])
+        var line = StyledLine(format: .plain, bytes: Array("abcdef".utf8), runs: [StyledLine.Run(end: 4, look: Style.plain.look)])
         var doc = StyledDocument()
         let shortTaken = line.moveText(into: &doc)
         #expect(!shortTaken)
         #expect(doc[paragraph: 0].text.isEmpty && doc.byteCount == 0)
-        var whole = StyledLine(format: .plain, bytes: Array("abcdef".utf8), runs: [StyledLine.Run(end: 6, style: .plain)])
+        var whole = StyledLine(format: .plain, bytes: Array("abcdef".utf8), runs: [StyledLine.Run(end: 6, look: Style.plain.look)])
         let wholeTaken = whole.moveText(into: &doc)
         #expect(wholeTaken)
         #expect(doc[paragraph: 0].text == Array("abcdef".utf8) && whole.isEmpty)
