@@ -580,6 +580,9 @@ enum ASCIILineBreak {
                 forEachOpportunity(in: text, table: table, restart: restart, through: high) { at, _ in found = at }
                 if let found { return found > start ? found : nil }
                 high = restart - 1
+                // No opportunity between two letters (LB28): the rest of a word a line
+                // ends inside is passed at once, not read back a scan a letter.
+                while high > start && isLetter(text[high]) && isLetter(text[high - 1]) { high -= 1 }
             }
             return nil
         }
