@@ -9,7 +9,11 @@ import CICU
 final class ICUBreaker {
     enum Kind { case character, line }
 
-    private let handle: OpaquePointer
+    private let kind: Kind
+    /// ICU's iterator, opened at the first ``run(_:)``: most breakers of a process
+    /// (a layout's two, the pacer's, the renderer's) see only ASCII, which never
+    /// reaches ICU, and opening one was a tenth of a one-line start.
+    private var openHandle: OpaquePointer?
     // (Not checked for exclusive access at run time: a breaker, even one that copies
     // of a layout share, is used by one thread at a time and `run` calls nothing
     // back; the checks were a fifth of a short run.)
@@ -24,13 +28,22 @@ final class ICUBreaker {
     @exclusivity(unchecked) private(set) var hard: [Bool] = []
 
     init(_ kind: Kind) {
-        guard let handle = cicu_breaker_open(kind == .line ? Int32(CICU_BREAK_LINE) : Int32(CICU_BREAK_CHARACTER)) else {
-            fatalError("ICU could not open a break iterator; is libicu installed?")
-        }
-        self.handle = handle
+        self.kind = kind
     }
 
-    deinit { cicu_breaker_close(handle) }
+    deinit {
+        if let openHandle { cicu_breaker_close(openHandle) }
+    }
+
+    /// ICU's iterator, opened now if it is not yet.
+    private var handle: OpaquePointer {
+        if let openHandle { return openHandle }
+        guard let opened = cicu_breaker_open(kind == .line ? Int32(CICU_BREAK_LINE) : Int32(CICU_BREAK_CHARACTER)) else {
+            fatalError("ICU could not open a break iterator; is libicu installed?")
+        }
+        openHandle = opened
+        return opened
+    }
 
     /// Finds the boundaries of `text` (valid UTF-8) into ``boundaries``.
     ///
@@ -74,6 +87,7 @@ final class ICUBreaker {
                 return k
             }
         }
+        let handle = handle
         let count = utf16.withUnsafeBufferPointer { u in
             rawBoundaries.withUnsafeMutableBufferPointer { b in
                 rawHard.withUnsafeMutableBufferPointer { h in
