@@ -255,6 +255,13 @@ import DequeModule
     /// - Complexity: O(1) plus `body`.
     func withText<R>(ofParagraph number: Int, _ body: (UnsafeBufferPointer<UInt8>, _ isClosed: Bool) -> R) -> R {
         let k = number - firstParagraph
+        // In place where the deque is one piece (the deque's subscript copied the
+        // paragraph: an atomic retain and release of its text a paragraph).
+        if let result = paragraphs.withContiguousStorageIfAvailable({ all in
+            all[k].text.withUnsafeBufferPointer { body($0, all[k].isClosed) }
+        }) {
+            return result
+        }
         let closed = paragraphs[k].isClosed
         return paragraphs[k].text.withUnsafeBufferPointer { body($0, closed) }
     }
@@ -267,6 +274,12 @@ import DequeModule
     func withTextAndRuns<R>(ofParagraph number: Int,
                             _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<StyleRun>) -> R) -> R {
         let k = number - firstParagraph
+        // (In place where the deque is one piece, as ``withText(ofParagraph:_:)``.)
+        if let result = paragraphs.withContiguousStorageIfAvailable({ all in
+            all[k].text.withUnsafeBufferPointer { text in all[k].runs.withUnsafeBufferPointer { body(text, $0) } }
+        }) {
+            return result
+        }
         return paragraphs[k].text.withUnsafeBufferPointer { text in
             paragraphs[k].runs.withUnsafeBufferPointer { body(text, $0) }
         }
@@ -474,10 +487,8 @@ import DequeModule
         // (One access to the open paragraph: each through the deque's subscript was a
         // uniqueness check and an index computed.)
         let format = Self.close(&paragraphs[paragraphs.count - 1], lineFeed: lineFeed)
-        var next = freshParagraph()
         // A paragraph split at the size limit goes on in the same format.
-        if !lineFeed { next.format = format }
-        paragraphs.append(consume next)
+        appendFreshParagraph(format: lineFeed ? 0 : format)
     }
 
     /// Closes `paragraph`; returns its format.
@@ -542,7 +553,7 @@ import DequeModule
         while paragraphs.count > keep + 1 { removed += recycle(paragraphs.removeLast()) }
         if provisionalOffset == 0 {
             removed += recycle(paragraphs.removeLast())
-            paragraphs.append(freshParagraph())
+            appendFreshParagraph(format: 0)
         } else {
             // The open paragraph's final part stays, open again, in its format.
             let k = paragraphs.count - 1
@@ -585,7 +596,7 @@ import DequeModule
         }
     }
 
-    /// Keeps a removed paragraph's buffers for ``freshParagraph()`` (up to
+    /// Keeps a removed paragraph's buffers for ``appendFreshParagraph(format:)`` (up to
     /// ``spareLimit``, not large ones); returns its bytes.
     @discardableResult
     private mutating func recycle(_ paragraph: consuming Paragraph) -> Int {
@@ -612,15 +623,24 @@ import DequeModule
     /// freed per line showed in profiles).
     private var spareParagraphs: [Paragraph] = []
 
-    /// An empty open paragraph, in a removed one's buffers when there is one.
-    private mutating func freshParagraph() -> Paragraph {
-        guard var paragraph = spareParagraphs.popLast() else { return Paragraph() }
-        paragraph.text.removeAllKeepingCapacity()
-        paragraph.runs.removeAllKeepingCapacity()
-        paragraph.isClosed = false
-        paragraph.endsWithLineFeed = false
-        paragraph.format = 0
-        return paragraph
+    /// Appends an empty open paragraph in `format`, in a removed one's buffers when
+    /// there is one. (Appended empty, its buffers moved in after: a paragraph appended
+    /// whole was copied into the deque, two atomic retains and releases a line.)
+    private mutating func appendFreshParagraph(format: Int32) {
+        paragraphs.append(Paragraph())
+        guard var spare = spareParagraphs.popLast() else {
+            if format != 0 { paragraphs[paragraphs.count - 1].format = format }
+            return
+        }
+        spare.text.removeAllKeepingCapacity()
+        spare.runs.removeAllKeepingCapacity()
+        Self.adopt(&spare, into: &paragraphs[paragraphs.count - 1], format: format)
+    }
+
+    private static func adopt(_ spare: inout Paragraph, into paragraph: inout Paragraph, format: Int32) {
+        swap(&paragraph.text, &spare.text)
+        swap(&paragraph.runs, &spare.runs)
+        paragraph.format = format
     }
 
     /// Checks the document's invariants (tests call it after every mutation).
