@@ -116,18 +116,24 @@
         }), line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
         let decoration = view.unretainedDecoration(of: line.format)
         let settings = view.layout.settings
-        if straight.settings != settings { straight = ParagraphWrapper(settings: settings) }
-        straight.reset()
-        if let columns = decoration?._withUnsafeGuaranteedRef({ $0.columns }) {
-            straight.setLineWidths(first: settings.width - columns.first, other: settings.width - columns.other,
-                                   cutsAnywhere: line.format.wrapsLikeTerminal)
-        }
         // The visual lines first, then their bytes: a closure that printed them as they
         // came held the pen, the assembly and the decoration, retained and released
         // (atomically) at each call into the layout.
         visuals.removeAll(keepingCapacity: true)
-        line.bytes.withUnsafeBufferPointer { text in
-            straight.advance(text, closed: true, breakers: breakers) { visuals.append($0) }
+        if line.bytes.isEmpty && decoration == nil {
+            // A blank line (half the lines of short paragraphs): the one empty line the
+            // wrapper gives it, without the wrapper.
+            visuals.append(VisualLine(paragraph: 0, start: 0, end: 0, width: 0, isReplacement: false, isSimple: true))
+        } else {
+            if straight.settings != settings { straight = ParagraphWrapper(settings: settings) }
+            straight.reset()
+            if let columns = decoration?._withUnsafeGuaranteedRef({ $0.columns }) {
+                straight.setLineWidths(first: settings.width - columns.first, other: settings.width - columns.other,
+                                       cutsAnywhere: line.format.wrapsLikeTerminal)
+            }
+            line.bytes.withUnsafeBufferPointer { text in
+                straight.advance(text, closed: true, breakers: breakers) { visuals.append($0) }
+            }
         }
         let tabSize = hasTab ? settings.tabSize : 0
         line.bytes.withUnsafeBufferPointer { text in

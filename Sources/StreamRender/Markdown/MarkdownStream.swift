@@ -1071,7 +1071,12 @@
             return false
         }
         if held.isEmpty {
-            emitInert(region[..<end])
+            // (The region moved out and read through its buffer: a slice of it was an
+            // atomic retain and release a paragraph.)
+            var text: [UInt8] = []
+            swap(&text, &region)
+            text.withUnsafeBufferPointer { emitInert(UnsafeBufferPointer(rebasing: $0[..<end])) }
+            swap(&text, &region)
         } else {
             heldInert.append(heldInertText.count..<(heldInertText.count + end))
             region.withUnsafeBufferPointer { heldInertText.append(contentsOf: $0) }
@@ -1083,12 +1088,11 @@
 
     /// `text`, an inert paragraph's, made final after the blocks before it: as md4c
     /// gives it, in the paragraph's plain style.
-    private mutating func emitInert(_ text: ArraySlice<UInt8>) {
+    private mutating func emitInert(_ text: UnsafeBufferPointer<UInt8>) {
         if emittedBlocks { finals.append(.blank) }
         emittedBlocks = true
         var line = renderer.freshLine()
-        // (Through its bytes: a slice appended element by element.)
-        text.withUnsafeBufferPointer { line.appendRun($0, style: .plain) }
+        line.appendRun(text, style: .plain)
         finals.append(consume line)
     }
 
@@ -1143,7 +1147,13 @@
         // Composed as when they were held: no continuation, no join (`joinPending` is
         // false while regions are held: only a cut sets it, and a cut renders them first).
         Self.compose(blocks, renderer: renderer, listStart: nil, into: &finals, emitted: &emittedBlocks, continued: false, join: nil)
-        for range in heldInert { emitInert(heldInertText[range]) }
+        // (As in `cutInert`: the text moved out, read through its buffer; by index.)
+        var inertText: [UInt8] = []
+        swap(&inertText, &heldInertText)
+        inertText.withUnsafeBufferPointer { text in
+            for k in heldInert.indices { emitInert(UnsafeBufferPointer(rebasing: text[heldInert[k]])) }
+        }
+        swap(&inertText, &heldInertText)
         heldInert.removeAll(keepingCapacity: true)
         heldInertText.removeAll(keepingCapacity: true)
     }
