@@ -137,38 +137,38 @@
         }
         let tabSize = hasTab ? settings.tabSize : 0
         line.bytes.withUnsafeBufferPointer { text in
-          line.linkTargets.withUnsafeBufferPointer { targets in
-            line.runs.withUnsafeBufferPointer { runs in
-                visuals.withUnsafeBufferPointer { visuals in
-                    if assemblySink != nil {
-                        for visual in visuals {
-                            Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
-                                                 width: settings.width, tabSize: tabSize, into: &assemblySink!)
+            line.linkTargets.withUnsafeBufferPointer { targets in
+                line.runs.withUnsafeBufferPointer { runs in
+                    visuals.withUnsafeBufferPointer { visuals in
+                        if assemblySink != nil {
+                            for visual in visuals {
+                                Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
+                                                     width: settings.width, tabSize: tabSize, into: &assemblySink!)
+                            }
+                            // (A long run of lines goes out in parts: the assembly stays small.)
+                            if assemblySink!.line.count >= 16_384 { assemblySink!.line.move(into: &out) }
+                        } else {
+                            var sink = ArraySink(pen: pen)
+                            swap(&sink.out, &out)
+                            for visual in visuals {
+                                Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
+                                                     width: settings.width, tabSize: tabSize, into: &sink)
+                            }
+                            swap(&sink.out, &out)
                         }
-                        // (A long run of lines goes out in parts: the assembly stays small.)
-                        if assemblySink!.line.count >= 16_384 { assemblySink!.line.move(into: &out) }
-                    } else {
-                        var sink = ArraySink(pen: pen)
-                        swap(&sink.out, &out)
-                        for visual in visuals {
-                            Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
-                                                 width: settings.width, tabSize: tabSize, into: &sink)
-                        }
-                        swap(&sink.out, &out)
                     }
                 }
             }
-          }
         }
         view.unheldLines += visuals.count
         partial = nil
         return true
     }
 
-    /// Prints `visual`, a line of `text` in `runs` (their links' `targets`), as ``printFinal(_:)`` prints the line
-    /// of a paragraph with that text and decoration. With `tabSize` above 0, the text
-    /// is ASCII with tabs (a byte a column), each expanded to its stop as the document
-    /// expands it.
+    /// Prints `visual`, a line of `text` in `runs` (their links' `targets`), as
+    /// ``printFinal(_:)`` prints the line of a paragraph with that text and decoration.
+    /// With `tabSize` above 0, the text is ASCII with tabs (a byte a column), each
+    /// expanded to its stop as the document expands it.
     private static func printVisualLine<Sink: LineSink>(_ visual: VisualLine, of text: UnsafeBufferPointer<UInt8>,
                                                         runs: UnsafeBufferPointer<StyledLine.Run>,
                                                         targets: UnsafeBufferPointer<String>,

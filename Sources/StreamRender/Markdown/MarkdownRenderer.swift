@@ -222,7 +222,8 @@ import CMD4C
     /// ``coverUncovered(to:style:)`` in the style of `run` (its link's target, if any,
     /// in `targets`).
     mutating func coverUncovered(to end: Int, as run: Run, targets: [String]) {
-        runs.append(run.link == 0 ? Run(end: end, look: run.look) : run.moved(by: end - run.end, from: targets, to: &linkTargets))
+        runs.append(run.link == 0 ? Run(end: end, look: run.look)
+                                  : run.moved(by: end - run.end, from: targets, to: &linkTargets))
     }
 
     /// ``appendRun(_:style:)`` in the style of `run` (its link's target, if any, in `targets`).
@@ -285,7 +286,9 @@ import CMD4C
     }
 
     /// The bytes of memory the line's arrays hold (a spare line keeps them).
-    var heldBytes: Int { bytes.capacity + runs.capacity * MemoryLayout<Run>.stride + linkTargets.capacity * MemoryLayout<String>.stride }
+    var heldBytes: Int {
+        bytes.capacity + runs.capacity * MemoryLayout<Run>.stride + linkTargets.capacity * MemoryLayout<String>.stride
+    }
 }
 
 /// How markdown is drawn.
@@ -1038,7 +1041,9 @@ public struct MarkdownOptions: Hashable, Sendable {
             }
             bytes += other.bytes
             let linkShift = linkTargets.count
-            for run in other.runs { runs.append(Run(end: run.end + byteShift, look: run.look, link: run.link == 0 ? 0 : run.link + linkShift)) }
+            for run in other.runs {
+                runs.append(Run(end: run.end + byteShift, look: run.look, link: run.link == 0 ? 0 : run.link + linkShift))
+            }
             linkTargets += other.linkTargets
             for b in other.breaks { breaks.append(b + byteShift) }
             strings += other.strings

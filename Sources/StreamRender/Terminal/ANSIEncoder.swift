@@ -487,8 +487,8 @@ public struct ANSIEncoder: Sendable {
     }
 
     /// The first slot of the set of ``recentChanges`` that holds `change`. A styled
-    /// answer has a few dozen changes: one way a slot, two of them met in a slot in
-    /// most answers and evicted each other every line; two ways, three met.
+    /// answer makes a few dozen changes: with a slot a set, two of them shared one in
+    /// most answers and evicted each other every line; with two a set, three did.
     @inline(__always)
     private static func firstSlot(of change: PenChange) -> Int {
         // (Both looks mixed: their bits are few and in the same places.)

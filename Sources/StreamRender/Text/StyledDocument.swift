@@ -255,13 +255,6 @@ import DequeModule
     /// - Complexity: O(1) plus `body`.
     func withText<R>(ofParagraph number: Int, _ body: (UnsafeBufferPointer<UInt8>, _ isClosed: Bool) -> R) -> R {
         let k = number - firstParagraph
-        // In place where the deque is one piece (the deque's subscript copied the
-        // paragraph: an atomic retain and release of its text a paragraph).
-        if let result = paragraphs.withContiguousStorageIfAvailable({ all in
-            all[k].text.withUnsafeBufferPointer { body($0, all[k].isClosed) }
-        }) {
-            return result
-        }
         let closed = paragraphs[k].isClosed
         return paragraphs[k].text.withUnsafeBufferPointer { body($0, closed) }
     }
@@ -274,12 +267,6 @@ import DequeModule
     func withTextAndRuns<R>(ofParagraph number: Int,
                             _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<StyleRun>) -> R) -> R {
         let k = number - firstParagraph
-        // (In place where the deque is one piece, as ``withText(ofParagraph:_:)``.)
-        if let result = paragraphs.withContiguousStorageIfAvailable({ all in
-            all[k].text.withUnsafeBufferPointer { text in all[k].runs.withUnsafeBufferPointer { body(text, $0) } }
-        }) {
-            return result
-        }
         return paragraphs[k].text.withUnsafeBufferPointer { text in
             paragraphs[k].runs.withUnsafeBufferPointer { body(text, $0) }
         }
