@@ -200,13 +200,7 @@
             while start < visual.end {
                 while runs[k].end <= start { k += 1 }
                 let end = min(runs[k].end, visual.end)
-                if runs[k].link == 0 {
-                    sink.setLook(runs[k].look)
-                } else {
-                    var style = Style(look: runs[k].look)
-                    style.hyperlink = targets[runs[k].link - 1]
-                    sink.setStyle(style)
-                }
+                if runs[k].link == 0 { sink.setLook(runs[k].look) } else { sink.setStyle(runs[k].style(targets)) }
                 if tabSize > 0 {
                     appendExpandingTabs(text, start..<end, column: &column, tabSize: tabSize, lineWidth: max(1, width - textColumn),
                                         into: &sink)

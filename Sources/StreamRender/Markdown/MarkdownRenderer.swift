@@ -48,7 +48,7 @@ import CMD4C
         }
 
         /// The run's style, its link read from `targets` (its holder's).
-        func style(_ targets: [String]) -> Style {
+        func style<Targets: RandomAccessCollection<String>>(_ targets: Targets) -> Style where Targets.Index == Int {
             var style = Style(look: look)
             if link != 0 { style.hyperlink = targets[link - 1] }
             return style
@@ -222,8 +222,7 @@ import CMD4C
     /// ``coverUncovered(to:style:)`` in the style of `run` (its link's target, if any,
     /// in `targets`).
     mutating func coverUncovered(to end: Int, as run: Run, targets: [String]) {
-        runs.append(run.link == 0 ? Run(end: end, look: run.look)
-                                  : run.moved(by: end - run.end, from: targets, to: &linkTargets))
+        runs.append(run.moved(by: end - run.end, from: targets, to: &linkTargets))
     }
 
     /// ``appendRun(_:style:)`` in the style of `run` (its link's target, if any, in `targets`).
@@ -275,13 +274,7 @@ import CMD4C
         // a release of the slice's storage.)
         text.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
         more.withUnsafeBufferPointer { more in
-            for run in more {
-                if run.link == 0 {
-                    runs.append(Run(end: run.end + shift, look: run.look))
-                } else {
-                    runs.append(run.moved(by: shift, from: targets, to: &linkTargets))
-                }
-            }
+            for run in more { runs.append(run.moved(by: shift, from: targets, to: &linkTargets)) }
         }
     }
 
@@ -462,10 +455,9 @@ public struct MarkdownOptions: Hashable, Sendable {
     /// (a retain and a release each, atomic, a line of code).
     private final class CodeStyles {
         let base: Style
-        let styles: [Style]
-        /// `styles` as runs (their ends unused), their links' targets in `linkTargets`:
-        /// a code line's pieces go in as words, not styles (a copy of a style was a retain
-        /// and release of its link, even without one).
+        /// The styles by token kind as runs (their ends unused), their links' targets in
+        /// `linkTargets`: a code line's pieces go in as words, not styles (a copy of a style
+        /// was a retain and release of its link, even without one).
         let runs: [StyledLine.Run]
         let linkTargets: [String]
         let sameAs: [Int]
@@ -476,7 +468,6 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// `styles` by token kind; code lines continue after `continuation`.
         init(base: Style, styles: [Style], continuation: [ParagraphFormat.Piece]) {
             self.base = base
-            self.styles = styles
             var targets: [String] = []
             runs = styles.map { StyledLine.Run(end: 0, style: $0, targets: &targets) }
             linkTargets = targets
@@ -747,7 +738,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                 return line
             }
             let content = clean(String(decoding: utf8, as: UTF8.self), tabs: true)
-            if !content.isEmpty { line.appendRun(content.utf8, style: code.styles[plain]) }
+            if !content.isEmpty { line.appendRun(content.utf8, as: code.runs[plain], targets: code.linkTargets) }
             return line
         }
         if !needsCleaning {
@@ -1097,13 +1088,12 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// The blocks entered and not yet left that are in the tree: their places in
         /// its nodes, innermost last.
         var stack: [Int] = []
-        var spanStyles: [Style] = []
-        /// `spanStyles` as runs (their ends unused; their links numbered in the tree's
-        /// link targets): text goes in without a copy of a style, a retain and release of
-        /// its link even without one.
+        /// The open spans' styles, innermost last, as runs (their ends unused; their links
+        /// numbered in the tree's link targets): text goes in without a copy of a style, a
+        /// retain and release of its link even without one.
         var spanRuns: [StyledLine.Run] = []
         /// The spans entered and not yet left, innermost last (their styles are
-        /// `spanStyles` after its first). md4c 0.4.8 can leave a span it never entered
+        /// `spanRuns` after its first). md4c 0.4.8 can leave a span it never entered
         /// (`[i](~) [n]()~)` leaves a strikethrough) and enter one it never leaves
         /// (`~300 ms, see [docs](http://h.org/~u/)`): see ``leaveSpan(_:)``; a block's
         /// end ends the spans still open in it.
@@ -1124,7 +1114,6 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// The growable buffers of a builder, to reuse between parses.
         struct Buffers {
             var stack: [Int] = []
-            var spanStyles: [Style] = []
             var spanRuns: [StyledLine.Run] = []
             var spanTypes: [MD_SPANTYPE] = []
             var kept: [Bool] = []
@@ -1133,11 +1122,9 @@ public struct MarkdownOptions: Hashable, Sendable {
         init(renderer: MarkdownRenderer, buffers: consuming Buffers) {
             self.renderer = renderer
             swap(&stack, &buffers.stack)
-            swap(&spanStyles, &buffers.spanStyles)
             swap(&spanRuns, &buffers.spanRuns)
             swap(&spanTypes, &buffers.spanTypes)
             swap(&kept, &buffers.kept)
-            spanStyles.append(.plain)
             spanRuns.append(StyledLine.Run(end: 0, look: Style.plain.look))
         }
 
@@ -1145,12 +1132,10 @@ public struct MarkdownOptions: Hashable, Sendable {
         mutating func takeBuffers() -> Buffers {
             var buffers = Buffers()
             swap(&buffers.stack, &stack)
-            swap(&buffers.spanStyles, &spanStyles)
             swap(&buffers.spanRuns, &spanRuns)
             swap(&buffers.spanTypes, &spanTypes)
             swap(&buffers.kept, &kept)
             buffers.stack.removeAll(keepingCapacity: true)
-            buffers.spanStyles.removeAll(keepingCapacity: true)
             buffers.spanRuns.removeAll(keepingCapacity: true)
             buffers.spanTypes.removeAll(keepingCapacity: true)
             buffers.kept.removeAll(keepingCapacity: true)
@@ -1339,7 +1324,7 @@ public struct MarkdownOptions: Hashable, Sendable {
                     }
                 } else if bracketMath == nil, first == UInt8(ascii: "(") || first == UInt8(ascii: "[") {
                     bracketMath = (offset + 1, first == UInt8(ascii: "["), node, tree.breaks.count,
-                                   tree.bytes.count, spanStyles.count, links.count)
+                                   tree.bytes.count, spanRuns.count, links.count)
                 }
             }
             switch type {
@@ -1437,7 +1422,7 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// the two are not in the same line and spans (then it stays as rendered).
         mutating func closeBracketMath(_ open: (start: Int, display: Bool, node: Int, line: Int, bytes: Int, depth: Int, links: Int),
                               at offset: Int, in node: Int) -> Bool {
-            guard open.node == node, tree.breaks.count == open.line, spanStyles.count == open.depth,
+            guard open.node == node, tree.breaks.count == open.line, spanRuns.count == open.depth,
                   links.count == open.links, let input, offset - 1 >= open.start else { return false }
             let source = String(decoding: UnsafeRawBufferPointer(start: input + open.start, count: offset - 1 - open.start), as: UTF8.self)
             // `\(\)` and `\[\\\]` (escaped punctuation, GFM example 308) are no math.
@@ -1496,13 +1481,13 @@ public struct MarkdownOptions: Hashable, Sendable {
 
         /// The style of text added now: the open spans', with `extra` over it.
         private func style(_ extra: Style?) -> Style {
-            let style = spanStyles[spanStyles.count - 1]
+            let style = spanRuns[spanRuns.count - 1].style(tree.linkTargets)
             return extra.map { style.merged(with: $0) } ?? style
         }
 
         mutating func enterSpan(_ type: MD_SPANTYPE, _ detail: UnsafeMutableRawPointer?) {
             if structureOnly { return }
-            var style = spanStyles[spanStyles.count - 1]
+            var style = spanRuns[spanRuns.count - 1].style(tree.linkTargets)
             switch type {
             case MD_SPAN_EM: style = style.merged(with: options.emphasis)
             case MD_SPAN_STRONG: style = style.merged(with: options.strong)
@@ -1525,7 +1510,6 @@ public struct MarkdownOptions: Hashable, Sendable {
             default: break
             }
             spanRuns.append(StyledLine.Run(end: 0, style: style, targets: &tree.linkTargets))
-            spanStyles.append(style)
             spanTypes.append(type)
         }
 
@@ -1541,7 +1525,6 @@ public struct MarkdownOptions: Hashable, Sendable {
         /// Ends the innermost open span.
         private mutating func popSpan() {
             let type = spanTypes.removeLast()
-            spanStyles.removeLast()
             spanRuns.removeLast()
             if type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY, let span = mathSpan {
                 mathSpan = nil

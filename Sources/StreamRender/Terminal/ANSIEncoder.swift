@@ -476,10 +476,8 @@ public struct ANSIEncoder: Sendable {
             return .remembered(recentChanges[set].bytes)
         }
         for way in 1..<Self.ways where recentChanges[set + way].change == change {
-            // (A set's ways in the order they were last used.)
             let hit = recentChanges[set + way]
-            for k in (set + 1...set + way).reversed() { recentChanges[k] = recentChanges[k - 1] }
-            recentChanges[set] = hit
+            putFirst(hit, inSetAt: set, over: way)
             self.pen = hit.pen
             return .remembered(hit.bytes)
         }
@@ -516,11 +514,21 @@ public struct ANSIEncoder: Sendable {
         swap(&reset, &resetCodes)
         swap(&delta, &deltaCodes)
         pen = wanted
+        // (The set's way used longest ago goes.)
         if let change, let bytes = ShortBytes(out[start...]) {
-            // The set's way used longest ago goes.
-            for k in (slot + 1..<slot + Self.ways).reversed() { recentChanges[k] = recentChanges[k - 1] }
-            recentChanges[slot] = (change, bytes, wanted)
+            putFirst((change, bytes, wanted), inSetAt: slot, over: Self.ways - 1)
         }
+    }
+
+    /// Puts `entry` in the first way of the set at `set`, the ways before `way` moved one
+    /// on over it: a set's ways stay in the order they were last used.
+    private mutating func putFirst(_ entry: (change: PenChange, bytes: ShortBytes, pen: UInt64), inSetAt set: Int, over way: Int) {
+        var k = set + way
+        while k > set {
+            recentChanges[k] = recentChanges[k - 1]
+            k -= 1
+        }
+        recentChanges[set] = entry
     }
 
     /// Pen changes worked out so far (not remembered): tests count what the cache misses.
