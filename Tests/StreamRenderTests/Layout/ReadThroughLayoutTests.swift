@@ -114,8 +114,7 @@ import Testing
     @Test func readingFromARestartThatReadsAsInContextIsReadingInContext() {
         let seed = TestSeed.base(0x2EAD_C0DE)
         var rng = SeededGenerator(seed: seed)
-        let icu = LineBreaker()
-        icu.usesASCIIFastPath = false
+        let icu = LineBreaker.icuOnly()
         let alphabet = ["a", "Z", "é", "ω", "ж", "中", "가", "1", "42", "-", "\u{2010}", "/", ".", ",", ":", ";", ")", "]", "}",
                         "(", "$", "%", "'", "\"", "!", "?", "|", "\u{AD}", "–", "—", "\u{301}", "\u{200D}", "א", "#", "+", "&", "_"]
         var checked = 0
@@ -143,8 +142,7 @@ import Testing
     @Test func noOpportunityBeforeAClusterThatJoinsThePrevious() {
         let seed = TestSeed.base(0x2EAD_B1D1)
         var rng = SeededGenerator(seed: seed)
-        let icu = LineBreaker()
-        icu.usesASCIIFastPath = false
+        let icu = LineBreaker.icuOnly()
         let alphabet = ["a", "1", "(", "$", " ", "\t", "-", "/", ")", "中", "😀", "ก", "\u{200E}", "\u{200F}", "\u{2066}",
                         "\u{2069}", "\u{FFF9}", "\u{3035}", "\u{E0001}", "\u{200D}", "\u{301}", "\u{E31}", "\u{102B}", "\u{35C}",
                         "\u{34F}", "\u{F7F}", "\u{200C}", "\u{FF9E}", "\u{E0020}", "\u{1F3FD}"]

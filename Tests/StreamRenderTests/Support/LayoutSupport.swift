@@ -73,3 +73,12 @@ extension ParagraphWrapper {
         return lines
     }
 }
+
+extension LineBreaker {
+    /// A line breaker that asks ICU for every text: the oracle of the fast paths.
+    static func icuOnly() -> LineBreaker {
+        let icu = LineBreaker()
+        icu.usesASCIIFastPath = false
+        return icu
+    }
+}

@@ -34,8 +34,7 @@ import Testing
         let seed = TestSeed.base(0x5EED_0001)
         var rng = SeededGenerator(seed: seed)
         let fast = LineBreaker()
-        let icu = LineBreaker()
-        icu.usesASCIIFastPath = false
+        let icu = LineBreaker.icuOnly()
         for iteration in 0..<50_000 {
             let text = Self.randomASCII(&rng)
             let a = fast.opportunities(in: String(decoding: text, as: UTF8.self))
@@ -77,8 +76,7 @@ import Testing
         let seed = TestSeed.base(0x5EED_0003)
         var rng = SeededGenerator(seed: seed)
         let fast = LineBreaker()
-        let icu = LineBreaker()
-        icu.usesASCIIFastPath = false
+        let icu = LineBreaker.icuOnly()
         var covered = 0
         for iteration in 0..<50_000 {
             var s = ""
@@ -120,8 +118,7 @@ import Testing
         let seed = TestSeed.base(0x5EED_000E)
         var rng = SeededGenerator(seed: seed)
         let fast = LineBreaker()
-        let icu = LineBreaker()
-        icu.usesASCIIFastPath = false
+        let icu = LineBreaker.icuOnly()
         let pieces = ["😀", "🎉", "🚀", "👍", "🏽", "\u{1F3FB}", "👩", "🧑", "💻", "\u{200D}", "\u{FE0F}", "\u{20E3}", "🇫", "🇷",
                       "🇯", "🇵", "❤", "✨", "🔥", "🐈", "⬛", "🏳", "🌈", "\u{301}", "1", "#", " ", "a", "(", ")", "-", "%", "$",
                       "日", "。", "—"]
@@ -147,8 +144,7 @@ import Testing
     @Test func readingFromARestartFindsWhatTheWholeTextHas() {
         let seed = TestSeed.base(0x5EED_0007)
         var rng = SeededGenerator(seed: seed)
-        let icu = LineBreaker()
-        icu.usesASCIIFastPath = false
+        let icu = LineBreaker.icuOnly()
         var checked = 0, near = 0, notNear = 0
         for iteration in 0..<20_000 {
             var s = ""
@@ -232,8 +228,7 @@ import Testing
     /// that exercise each rule its class takes part in, gives ICU's breaks.
     @Test func everyRangeCharacterBreaksAsICUSays() {
         let fast = LineBreaker()
-        let icu = LineBreaker()
-        icu.usesASCIIFastPath = false
+        let icu = LineBreaker.icuOnly()
         let contexts = ["a{}b", "{} a", " {}", "1{}2", "({})", "{}{}", "{} {}", "x{}-y", "{}\u{301}x", "\"{}\"", "{}%",
                         "$ {}", "{}(", "){}", "a.{}", "{}!", "{}—{}", "日{}本", "{}…", "9{}.5", "{}'s", "- {}", "{}/x", "{}\n{}",
                         "👍{}", "{}🏽", "{}\u{200D}👩", "\u{200D}{}", "🇫{}", "{}🇫", "🇫🇷{}🇯", " \u{200D}{}"]
@@ -272,8 +267,7 @@ import Testing
         let seed = TestSeed.base(0x5EED_0035)
         var rng = SeededGenerator(seed: seed)
         let fast = LineBreaker()
-        let icu = LineBreaker()
-        icu.usesASCIIFastPath = false
+        let icu = LineBreaker.icuOnly()
         let pieces = ["ש", "ל", "ו", "ם", "\u{05EF}", "\u{05B8}", "\u{05BC}", "\u{05BE}", "\u{05F3}", "-", "/", "|", " ", "a", "1",
                       ".", ",", "(", ")", "\"", "\u{2010}", "\u{301}", "م"]
         var covered = 0, uncovered = 0
