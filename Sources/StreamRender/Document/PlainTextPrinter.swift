@@ -66,18 +66,14 @@
     ///
     /// - Complexity: amortized O(n + c) in the bytes of `text` and the current line.
     public mutating func append(_ text: String, into output: inout [UInt8]) {
-        guard printsStraight else {
+        guard hasMarkdown && printsStraight else {
             return printing(into: &output, tail: true) { view, commit in view.append(text, commit: commit) }
         }
+        // Markdown's final lines: a complete paragraph after laid-out text is printed
+        // straight from its rendered line (nothing re-wraps printed text: the document
+        // would hold it only to print it), the others go through the document.
         swap(&out, &output)
         defer { swap(&out, &output) }
-        if hasMarkdown { appendMarkdown(text) } else { appendText(text) }
-    }
-
-    /// Markdown's final lines: a complete paragraph after laid-out text is printed
-    /// straight from its rendered line (nothing re-wraps printed text: the document
-    /// would hold it only to print it), the others go through the document.
-    private mutating func appendMarkdown(_ text: String) {
         var lines = view.renderedLines(text)
         var committed: [VisualLine] = []
         swap(&committed, &self.committed)
@@ -101,110 +97,30 @@
         printCertainTail()
     }
 
-    /// Text without markdown, as markdown's lines: each complete line after laid-out
-    /// text is printed straight, never held (a document paragraph, its layout and its
-    /// eviction cost a line of a few words more than its printing); the open line, and
-    /// lines the document must take (``straightTabs(_:limit:)``), go through the document.
-    private mutating func appendText(_ text: String) {
-        var bytes = text
-        bytes.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            let n = bytes.count, limit = view.document.maximumParagraphBytes
-            /// The end (its line feed) of the complete line at `start` and whether it holds a
-            /// tab, when it can go straight.
-            func straightLine(at start: Int) -> (end: Int, hasTab: Bool)? {
-                let end = ByteSearch.find(0x0A, base, from: start, to: n)
-                guard end < n, let hasTab = Self.straightTabs(UnsafeBufferPointer(rebasing: bytes[start..<end]), limit: limit)
-                else { return nil }
-                return (end, hasTab)
-            }
-            var i = 0
-            while i < n {
-                if view.isLaidOut, var line = straightLine(at: i) {
-                    var visuals: [VisualLine] = []
-                    swap(&visuals, &committed)
-                    let breakers = view.layout.breakers
-                    var sink = linePen.map { AssemblySink(pen: $0, line: assembly) }
-                    let look = Style.plain.look
-                    while true {
-                        // One plain run, over the line.
-                        withUnsafePointer(to: StyledLine.Run(end: line.end - i, look: look)) { run in
-                            printStraight(UnsafeBufferPointer(rebasing: bytes[i..<line.end]), runs: UnsafeBufferPointer(start: run, count: 1),
-                                          targets: UnsafeBufferPointer(start: nil, count: 0), decoration: nil, wrapsLikeTerminal: false,
-                                          hasTab: line.hasTab, visuals: &visuals, breakers: breakers, sink: &sink)
-                        }
-                        i = line.end + 1
-                        guard let next = straightLine(at: i) else { break }
-                        line = next
-                    }
-                    sink?.line.move(into: &out)
-                    swap(&visuals, &committed)
-                    if i == n { break }
-                }
-                // Through the document: this line and those after it that cannot go straight
-                // (or the rest, the open line).
-                var end = i
-                repeat {
-                    let lf = ByteSearch.find(0x0A, base, from: end, to: n)
-                    end = lf < n ? lf + 1 : n
-                } while end < n && straightLine(at: end) == nil
-                let piece = i == 0 && end == n ? text : String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
-                printCommitted(tail: end == n) { view, commit in view.append(piece, commit: commit) }
-                i = end
-            }
-        }
-    }
-
-    /// Whether `bytes`, a paragraph's text, hold a tab; nil when they cannot be printed
-    /// straight: over the paragraph limit, to sanitise or split, or with tabs in text
-    /// that is not ASCII (expanded straight, they need each line's columns, which
-    /// ASCII's bytes are).
-    private static func straightTabs(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool? {
-        guard bytes.count <= limit else { return nil }
-        // (Most lines hold no control, tab or line feed: one pass tells, not three.)
-        if ControlSanitizer.isClean(bytes, tabs: false, lineFeeds: false) { return false }
-        let hasTab = ByteSearch.contains(0x09, in: bytes)
-        guard ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes) && (!hasTab || DisplayWidth.isASCII(bytes))
-        else { return nil }
-        return hasTab
-    }
-
     /// Prints `line`, a complete paragraph, laid out as the document would lay it out
     /// alone, without putting it in the document. False, printing nothing, for a
     /// line the document must take: part of a paragraph, or text to sanitise or
-    /// split (over the paragraph limit), or tabs in text that is not ASCII.
+    /// split (over the paragraph limit), or tabs in text that is not ASCII (expanded
+    /// here, they need each line's columns, which ASCII's bytes are).
     private mutating func printStraight(_ line: inout StyledLine, visuals: inout [VisualLine], breakers: LayoutBreakers,
-                                        sink: inout AssemblySink?) -> Bool {
+                                        sink assemblySink: inout AssemblySink?) -> Bool {
         guard !line.continues && !line.joinsPrevious else { return false }
         let limit = view.document.maximumParagraphBytes
-        guard let hasTab = line.bytes.withUnsafeBufferPointer({ Self.straightTabs($0, limit: limit) }),
-              line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
+        var hasTab = false
+        guard line.bytes.withUnsafeBufferPointer({ bytes in
+            guard bytes.count <= limit else { return false }
+            // (Most lines hold no control, tab or line feed: one pass tells, not three.)
+            if ControlSanitizer.isClean(bytes, tabs: false, lineFeeds: false) { return true }
+            hasTab = ByteSearch.contains(0x09, in: bytes)
+            return ControlSanitizer.isClean(bytes) && !ByteSearch.contains(0x0A, in: bytes) && (!hasTab || DisplayWidth.isASCII(bytes))
+        }), line.bytes.isEmpty || line.runs.last?.end == line.bytes.count else { return false }
         let decoration = view.unretainedDecoration(of: line.format)
-        let wrapsLikeTerminal = line.format.wrapsLikeTerminal
-        line.bytes.withUnsafeBufferPointer { text in
-            line.linkTargets.withUnsafeBufferPointer { targets in
-                line.runs.withUnsafeBufferPointer { runs in
-                    printStraight(text, runs: runs, targets: targets, decoration: decoration, wrapsLikeTerminal: wrapsLikeTerminal,
-                                  hasTab: hasTab, visuals: &visuals, breakers: breakers, sink: &sink)
-                }
-            }
-        }
-        return true
-    }
-
-    /// Prints a complete paragraph of `text` in `runs` (their links' `targets`) framed by
-    /// `decoration` (nil: the plain format's none), laid out as the document would lay it
-    /// out alone (see ``straightTabs(_:limit:)`` for what it must not hold).
-    private mutating func printStraight(_ text: UnsafeBufferPointer<UInt8>, runs: UnsafeBufferPointer<StyledLine.Run>,
-                                        targets: UnsafeBufferPointer<String>, decoration: Unmanaged<PrefixWidths.Decoration>?,
-                                        wrapsLikeTerminal: Bool, hasTab: Bool, visuals: inout [VisualLine],
-                                        breakers: LayoutBreakers, sink assemblySink: inout AssemblySink?) {
         let settings = view.layout.settings
         // The visual lines first, then their bytes: a closure that printed them as they
         // came held the pen, the assembly and the decoration, retained and released
         // (atomically) at each call into the layout.
         visuals.removeAll(keepingCapacity: true)
-        if text.isEmpty && decoration == nil {
+        if line.bytes.isEmpty && decoration == nil {
             // A blank line (half the lines of short paragraphs): the one empty line the
             // wrapper gives it, without the wrapper.
             visuals.append(VisualLine(paragraph: 0, start: 0, end: 0, width: 0, isReplacement: false, isSimple: true))
@@ -213,31 +129,40 @@
             straight.reset()
             if let columns = decoration?._withUnsafeGuaranteedRef({ $0.columns }) {
                 straight.setLineWidths(first: settings.width - columns.first, other: settings.width - columns.other,
-                                       cutsAnywhere: wrapsLikeTerminal)
+                                       cutsAnywhere: line.format.wrapsLikeTerminal)
             }
-            straight.advance(text, closed: true, breakers: breakers) { visuals.append($0) }
+            line.bytes.withUnsafeBufferPointer { text in
+                straight.advance(text, closed: true, breakers: breakers) { visuals.append($0) }
+            }
         }
         let tabSize = hasTab ? settings.tabSize : 0
-        visuals.withUnsafeBufferPointer { visuals in
-            if assemblySink != nil {
-                for visual in visuals {
-                    Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
-                                         width: settings.width, tabSize: tabSize, into: &assemblySink!)
+        line.bytes.withUnsafeBufferPointer { text in
+            line.linkTargets.withUnsafeBufferPointer { targets in
+                line.runs.withUnsafeBufferPointer { runs in
+                    visuals.withUnsafeBufferPointer { visuals in
+                        if assemblySink != nil {
+                            for visual in visuals {
+                                Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
+                                                     width: settings.width, tabSize: tabSize, into: &assemblySink!)
+                            }
+                            // (A long run of lines goes out in parts: the assembly stays small.)
+                            if assemblySink!.line.count >= 16_384 { assemblySink!.line.move(into: &out) }
+                        } else {
+                            var sink = ArraySink(pen: pen)
+                            swap(&sink.out, &out)
+                            for visual in visuals {
+                                Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
+                                                     width: settings.width, tabSize: tabSize, into: &sink)
+                            }
+                            swap(&sink.out, &out)
+                        }
+                    }
                 }
-                // (A long run of lines goes out in parts: the assembly stays small.)
-                if assemblySink!.line.count >= 16_384 { assemblySink!.line.move(into: &out) }
-            } else {
-                var sink = ArraySink(pen: pen)
-                swap(&sink.out, &out)
-                for visual in visuals {
-                    Self.printVisualLine(visual, of: text, runs: runs, targets: targets, decoration: decoration,
-                                         width: settings.width, tabSize: tabSize, into: &sink)
-                }
-                swap(&sink.out, &out)
             }
         }
         view.unheldLines += visuals.count
         partial = nil
+        return true
     }
 
     /// Prints `visual`, a line of `text` in `runs` (their links' `targets`), as
@@ -358,11 +283,6 @@
                                    _ mutate: (inout WrappedDocument, (VisualLine) -> Void) -> Void) {
         swap(&out, &output)
         defer { swap(&out, &output) }
-        printCommitted(tail: tail, mutate)
-    }
-
-    /// ``printing(into:tail:_:)`` into ``out``.
-    private mutating func printCommitted(tail: Bool, _ mutate: (inout WrappedDocument, (VisualLine) -> Void) -> Void) {
         var committed: [VisualLine] = []
         swap(&committed, &self.committed)
         committed.removeAll(keepingCapacity: true)

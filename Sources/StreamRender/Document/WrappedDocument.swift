@@ -144,8 +144,7 @@ public struct HistoryLimits: Hashable, Sendable {
     ///
     /// - Complexity: O(1).
     var isLaidOut: Bool {
-        !document.isFinished && document.provisionalStart == nil && !document.isHoldingCR
-            && layout.openParagraph == document.paragraphNumbers.upperBound - 1
+        !document.isFinished && document.provisionalStart == nil && layout.openParagraph == document.paragraphNumbers.upperBound - 1
             && document.withText(ofParagraph: layout.openParagraph) { text, _ in text.isEmpty }
     }
 

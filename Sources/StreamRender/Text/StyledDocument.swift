@@ -202,9 +202,6 @@ import DequeModule
     /// The number of the first paragraph still held (= paragraphs evicted so far).
     public private(set) var firstParagraph = 0
     private var sanitizer = ControlSanitizer()
-    /// Whether a CR ended the text so far: the next byte decides whether it ends a line
-    /// with an LF after it (CR LF) or alone.
-    var isHoldingCR: Bool { sanitizer.isHoldingCR }
     private var scratch: [UInt8] = []
 
     /// Bytes of text held (line ends not counted).

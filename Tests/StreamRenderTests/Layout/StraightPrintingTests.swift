@@ -3,9 +3,8 @@ import TestSupport
 @_spi(Benchmarks) @testable import StreamRender
 
 /// Plain and styled output print markdown's complete paragraphs straight from their
-/// rendered lines, and text's complete lines without markdown straight from the text,
-/// never putting them in the document (`PlainTextPrinter.printStraight`): what they
-/// print is what the document's way prints, in every chunking.
+/// rendered lines, never putting them in the document (`PlainTextPrinter.printStraight`):
+/// what they print is what the document's way prints, in every chunking.
 @Suite struct StraightPrintingTests {
     /// Blocks of every kind the renderer draws: prefixes (quotes, nested lists,
     /// numbered items), fills (rules, headings), code (fenced, with tabs, wrapped like
@@ -72,48 +71,5 @@ import TestSupport
             unheld += straight.unheld
         }
         #expect(unheld > 1_000, "\(unheld) lines printed straight: it is not what is tested")
-    }
-
-    static func printedText(_ pieces: [String], width: Int, tabSize: Int, styled: Bool, straight: Bool)
-        -> (output: [UInt8], unheld: Int) {
-        var printer = PlainTextPrinter(settings: LayoutSettings(width: width, tabSize: tabSize),
-                                       pen: styled ? SGRPen(capabilities: .full) : nil)
-        printer.printsStraight = straight
-        var out: [UInt8] = []
-        for piece in pieces { printer.append(piece, into: &out) }
-        printer.finish(into: &out)
-        return (out, printer.view.unheldLines)
-    }
-
-    /// Without markdown, a complete line after laid-out text goes straight; lines to
-    /// sanitise (controls, a CR: CR LF cut in two pieces, a lone CR), with tabs in text
-    /// that is not ASCII, and the open line go through the document.
-    @Test func linesOfTextPrintedStraightAreWhatTheDocumentPrints() {
-        let seed = TestSeed.base(0x5724_0002)
-        var rng = SeededGenerator(seed: seed)
-        var unheld = 0, held = 0
-        var documents = [Fixtures.text("answers/multilingual.md"), "a\rb\r\nc\n\r\n\n\r", "tab\tafter ASCII\ncaf\u{E9}\tnot\n\n"]
-        for _ in 0..<80 {
-            var text = ""
-            for _ in 0..<Int.random(in: 1...40, using: &rng) {
-                text += RandomDocument.make(using: &rng, pieces: [1, 3, 12, 80].randomElement(using: &rng)!) + "\n"
-            }
-            documents.append(text)
-        }
-        for (k, text) in documents.enumerated() {
-            let width = [1, 3, 7, 20, 40, 80].randomElement(using: &rng)!, tabSize = [1, 3, 8].randomElement(using: &rng)!
-            let styled = Bool.random(using: &rng)
-            let pieces = randomPieces(text, using: &rng, maxScalars: [4, 40, 4000].randomElement(using: &rng)!)
-            let expected = Self.printedText([text], width: width, tabSize: tabSize, styled: styled, straight: false)
-            let straight = Self.printedText(pieces, width: width, tabSize: tabSize, styled: styled, straight: true)
-            #expect(expected.unheld == 0)
-            #expect(straight.output == expected.output,
-                    "seed \(seed) document \(k) width \(width) tab \(tabSize) styled \(styled): \(String(decoding: straight.output, as: UTF8.self))")
-            unheld += straight.unheld
-            held += text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        }
-        // Most lines hold something the document must take (RandomDocument's pieces are
-        // a tenth controls, CRs and tabs): many still go straight.
-        #expect(unheld > held / 10, "\(unheld) of \(held) lines printed straight: it is not what is tested")
     }
 }
