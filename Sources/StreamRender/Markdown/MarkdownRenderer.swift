@@ -415,6 +415,13 @@ public struct MarkdownOptions: Hashable, Sendable {
         }
         return made
     }
+    /// The format of a top-level bullet list item's first line when its own is plain (an
+    /// item of inert text made final without a parse: `MarkdownStream.cutInert()`).
+    func bulletItemFormat() -> ParagraphFormat {
+        if markWidths == nil { markWidths = (Self.bullets.map { measure($0) }, Self.taskMarks.map { measure($0) }) }
+        return itemMarker(nil, mark: UInt8(ascii: "-"), task: nil, depth: 0, markWidths!).plain
+    }
+
     /// What the md4c builder takes from `options`, made once: each parse copied the
     /// whole theme (and released it). The builder reads it in place during a parse,
     /// which never sets it (decision 0025: a single owner's cache).

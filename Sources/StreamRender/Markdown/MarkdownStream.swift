@@ -176,6 +176,11 @@
     public static let openParagraphBytes = 4 << 10
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
+    /// The region is a tight bullet list of one-line items so far, each this marker
+    /// alone or followed by a space and text (``inertItemMarker(_:)``), then blank lines
+    /// at most; ``itemInline`` scans the items' text. Nil when it is not.
+    private var inertListMarker: UInt8?
+    private var itemInline = InlineScanner()
     /// A line of the region starts a list item (a list may go on past a blank line: a
     /// loose list's next item, an indented line of an item).
     private var regionHasList = false
@@ -229,8 +234,16 @@
     /// lines, or held as markdown after all (``cutHolding()``). Never any without held
     /// regions.
     private var heldInertText: [UInt8] = []
-    /// The text of each, in ``heldInertText``.
-    private var heldInert: [Range<Int>] = []
+    /// The text of each line of them, in ``heldInertText``.
+    private var heldInert: [InertLine] = []
+
+    /// A line of an inert paragraph or list (``cutInert()``): its text, and whether it is
+    /// an item of a bullet list and starts its block (after a blank line between blocks).
+    struct InertLine {
+        var text: Range<Int>
+        var isItem: Bool
+        var startsBlock: Bool
+    }
     /// Held inert paragraphs this many or more are worth a parse of the regions before
     /// them; fewer are held as markdown with the next region: a parse's fixed part costs
     /// more than one inert paragraph's share of the held regions' parse (a paragraph, a
@@ -906,6 +919,7 @@
     private mutating func add(_ line: [UInt8], shape known: MarkdownRenderer.Blocks?, plain: Bool? = nil) {
         // The region is a paragraph, open: a list item may interrupt it.
         let afterParagraph = allPlain && !lastLineBlank && !region.isEmpty
+        followInertList(line)
         // (Through its bytes: appending the array retained and released it per line.)
         line.withUnsafeBufferPointer { region.append(contentsOf: $0) }
         region.append(0x0A)
@@ -1056,43 +1070,75 @@
         if held.count >= Self.heldBytes { flushHeld() }
     }
 
-    /// Makes the region, a paragraph of one line of inert text (``singleLineEnd(_:)`` finds
-    /// the line, and `InlineScanner.hasMarks` is false), final without a parse: md4c gives
-    /// that text as it is, in the paragraph's plain style. Most paragraphs of a chat
-    /// are a line like this, and a parse (with the tree it builds and the rendering
-    /// from it) cost several times the rest of their way: tiny paragraphs cost 5x
-    /// prose (issue 24). After held regions it is held too (``heldInert``), so that
-    /// lines come in the text's order.
+    /// Makes the region final without a parse when md4c would give its text as it is, in
+    /// the plain style: a paragraph of one line of inert text (``singleLineEnd(_:)`` finds
+    /// the line, and `InlineScanner.hasMarks` is false), or a tight bullet list of such
+    /// lines or empty items (``inertListMarker``), each a line in the list's item
+    /// format. Most paragraphs of a chat are a line like this, and a parse (with the
+    /// tree it builds and the rendering from it) cost several times the rest of their
+    /// way: tiny paragraphs cost 5x prose (issue 24). After held regions it is held
+    /// too (``heldInert``), so that lines come in the text's order.
     ///
-    /// Returns false, changing nothing, when the region is not such a paragraph (or
-    /// continues a split one, or joins the line before).
+    /// Returns false, changing nothing, when the region is neither (or continues a split
+    /// paragraph, or joins the line before).
     private mutating func cutInert() -> Bool {
-        guard continuation == nil && !joinPending && allPlain && !inline.hasMarks, let end = Self.singleLineEnd(region) else {
-            return false
-        }
-        if held.isEmpty {
-            // (The region moved out and read through its buffer: a slice of it was an
-            // atomic retain and release a paragraph.)
-            var text: [UInt8] = []
-            swap(&text, &region)
-            text.withUnsafeBufferPointer { emitInert(UnsafeBufferPointer(rebasing: $0[..<end])) }
-            swap(&text, &region)
+        guard continuation == nil && !joinPending else { return false }
+        if allPlain && !inline.hasMarks, let end = Self.singleLineEnd(region) {
+            takeInert(paragraphEnd: end)
+        } else if inertListMarker != nil && !itemInline.hasMarks && knowsInertLists {
+            takeInert(paragraphEnd: nil)
         } else {
-            heldInert.append(heldInertText.count..<(heldInertText.count + end))
-            region.withUnsafeBufferPointer { heldInertText.append(contentsOf: $0) }
-            if heldInert.count >= Self.heldInertLimit { flushHeld() }
+            return false
         }
         clearRegion()
         return true
     }
 
-    /// `text`, an inert paragraph's, made final after the blocks before it: as md4c
-    /// gives it, in the paragraph's plain style.
-    private mutating func emitInert(_ text: UnsafeBufferPointer<UInt8>) {
-        if emittedBlocks { finals.append(.blank) }
-        emittedBlocks = true
-        var line = renderer.freshLine()
-        line.appendRun(text, style: .plain)
+    /// Whether tight bullet lists of inert items are made final without a parse (false:
+    /// parsed as any region, for tests comparing the two).
+    var knowsInertLists = true
+
+    /// Makes the region's inert lines final, or holds them after the held regions: a
+    /// paragraph's line (`paragraphEnd`), or else a list's items (the marker alone, or the
+    /// marker, a space and the text; then blank lines).
+    private mutating func takeInert(paragraphEnd: Int?) {
+        let holds = !held.isEmpty, base = heldInertText.count
+        // (The region moved out and read through its buffer: a slice of it was an
+        // atomic retain and release a paragraph.)
+        var text: [UInt8] = []
+        swap(&text, &region)
+        text.withUnsafeBufferPointer { bytes in
+            func take(_ range: Range<Int>, isItem: Bool, startsBlock: Bool) {
+                if holds {
+                    heldInert.append(InertLine(text: (base + range.lowerBound)..<(base + range.upperBound), isItem: isItem,
+                                               startsBlock: startsBlock))
+                } else {
+                    emitInert(UnsafeBufferPointer(rebasing: bytes[range]), isItem: isItem, startsBlock: startsBlock)
+                }
+            }
+            if let paragraphEnd { return take(0..<paragraphEnd, isItem: false, startsBlock: true) }
+            var start = 0
+            while start < bytes.count && bytes[start] != 0x0A && bytes[start] != 0x20 && bytes[start] != 0x09 {
+                let end = ByteSearch.find(0x0A, bytes.baseAddress!, from: start, to: bytes.count)
+                take(min(start + 2, end)..<end, isItem: true, startsBlock: start == 0)
+                start = end + 1
+            }
+        }
+        if holds { heldInertText.append(contentsOf: text) }
+        swap(&text, &region)
+        if heldInert.count >= Self.heldInertLimit { flushHeld() }
+    }
+
+    /// `text`, an inert paragraph's or list item's, made final after the blocks before
+    /// it: as md4c gives it, in the plain style (an item in the format of a top-level
+    /// bullet list's items); `startsBlock`: a blank line first, after another block.
+    private mutating func emitInert(_ text: UnsafeBufferPointer<UInt8>, isItem: Bool = false, startsBlock: Bool = true) {
+        if startsBlock {
+            if emittedBlocks { finals.append(.blank) }
+            emittedBlocks = true
+        }
+        var line = renderer.freshLine(format: isItem ? renderer.bulletItemFormat() : .plain)
+        if !text.isEmpty { line.appendRun(text, style: .plain) }
         finals.append(consume line)
     }
 
@@ -1151,7 +1197,10 @@
         var inertText: [UInt8] = []
         swap(&inertText, &heldInertText)
         inertText.withUnsafeBufferPointer { text in
-            for k in heldInert.indices { emitInert(UnsafeBufferPointer(rebasing: text[heldInert[k]])) }
+            for k in heldInert.indices {
+                emitInert(UnsafeBufferPointer(rebasing: text[heldInert[k].text]), isItem: heldInert[k].isItem,
+                          startsBlock: heldInert[k].startsBlock)
+            }
         }
         swap(&inertText, &heldInertText)
         heldInert.removeAll(keepingCapacity: true)
@@ -1172,6 +1221,35 @@
         openItem = nil
         openItemPending = false
         nextCheck = 0
+        inertListMarker = nil
+    }
+
+    /// Follows ``inertListMarker`` with `line`, before the region takes it.
+    @inline(__always)
+    private mutating func followInertList(_ line: [UInt8]) {
+        if region.isEmpty {
+            inertListMarker = Self.inertItemMarker(line)
+            if inertListMarker == nil { return }
+            itemInline = InlineScanner()
+        } else if inertListMarker == nil || Self.isBlank(line) {
+            return
+        } else if lastLineBlank || Self.inertItemMarker(line) != inertListMarker {
+            // (After a blank line the list is loose, or over.)
+            inertListMarker = nil
+            return
+        }
+        if line.count > 1 { itemInline.scan(line, skipMarkers: true, lineEnd: true) }
+    }
+
+    /// The marker of `line` when it is a bullet list item at the first column that is
+    /// the marker alone, or the marker, a space and text that starts no block (a letter
+    /// or a character not ASCII: ``startsWithText(_:)``) and ends in no space; nil otherwise.
+    static func inertItemMarker(_ line: [UInt8]) -> UInt8? {
+        guard let m = line.first, m == UInt8(ascii: "-") || m == UInt8(ascii: "*") || m == UInt8(ascii: "+") else { return nil }
+        if line.count == 1 { return m }
+        guard line.count > 2, line[1] == 0x20, line[line.count - 1] != 0x20 else { return nil }
+        let b = line[2]
+        return b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) ? m : nil
     }
 
     private var listStart: Int? {

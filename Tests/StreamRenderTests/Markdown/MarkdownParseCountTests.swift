@@ -267,6 +267,72 @@ import Testing
         #expect(stream.renderer.parseCount <= 4, "\(stream.renderer.parseCount) parses")
     }
 
+    /// A tight bullet list of one-line items of inert text (or none: `-` alone), between
+    /// blank lines, is final without a parse too: each item a line in the list's format.
+    @Test func inertListsAreFinalWithoutAParse() {
+        // (A paragraph between lists: two lists of one marker would be one loose list.)
+        let lists = ["-", "- Done!", "* Why?\n* Yes.", "+ a\n+\n+ Ça marche 好的", "- one apple\n- two"]
+        let paragraphs = ["OK", "See above.", "1"]
+        let blocks: [String] = (0..<300).map { k in k % 2 == 0 ? paragraphs[k / 2 % 3] : lists[k / 2 % 5] }
+        let text = blocks.joined(separator: "\n\n") + "\n"
+        let (parses, lines) = Self.streamed(text)
+        #expect(parses == 0, "\(parses) parses for 300 inert paragraphs and lists")
+        #expect(lines == Self.oneShot(text))
+        let mixed = "**held** first\n\n" + text + "\n> a quote\n\n" + text
+        var stream = MarkdownStream()
+        #expect(MarkdownStream.merged(stream.append(mixed) + stream.finish()) == Self.oneShot(mixed))
+    }
+
+    /// Lists near the inert ones (loose, nested, indented, mixed markers, items with marks,
+    /// lazy lines, rules and headings that look like items, items that start blocks)
+    /// beside inert lists and paragraphs, in seeded random documents: streamed line by
+    /// line, in one read and in random chunkings, they render as the stream renders them
+    /// without its inert lists, which is md4c's rendering of the whole text in most. The
+    /// seed is in every failure.
+    @Test func listsNearInertOnesRenderAsInOneShot() {
+        let lines = ["- OK", "-", "* Why?", "+ Done!", "- a", "- b  ", "- b ", "-  two spaces", "-\tx", " - indented",
+                     "   * three", "    - code", "  nested", "- - x", "* * *", "- * x", "- 1. x", "- 2) y", "- # h", "- > q",
+                     "- ```", "- [ ] task", "- [x] done", "- *em*", "- a|b", "- a: b", "- www.x.org", "- <b>", "- &amp;",
+                     "- \\x", "-x", "--", "---", "- ---", "===", "lazy text", "OK", "1. one", "2) two", "# Head",
+                     "- Ünïcödé 👍", "- \u{A0}nbsp", "- c1\u{85}x", "", "", ""]
+        let seed = TestSeed.base(2412)
+        var rng = SeededGenerator(seed: seed)
+        var agreeing = 0
+        for document in 0..<60 {
+            var text = ""
+            for _ in 0..<40 {
+                text += lines.randomElement(using: &rng)! + "\n"
+                if Int.random(in: 0..<3, using: &rng) == 0 { text += "\n" }
+            }
+            // Each way as the stream renders it without its inert lists (their parse), which is
+            // md4c's rendering of the whole text in most documents (some of these lines are the
+            // stream's documented deviations: setext underlines after a list or a split).
+            // (Compared apart: a failure shows the document, not thousands of lines' fields.)
+            if Self.streamed([text], inertLists: false) == Self.oneShot(text) { agreeing += 1 }
+            // (The text ends in a line end: no piece after it.)
+            let lines: [String] = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0 + "\n" }
+            let ways: [(String, [String])] = [("line by line", lines), ("one read", [text]),
+                        ("pieces", randomPieces(text, using: &rng))]
+            for (way, pieces) in ways {
+                let same = Self.streamed(pieces, inertLists: true) == Self.streamed(pieces, inertLists: false)
+                #expect(same, "seed \(seed) document \(document): \(way)\n\(text)")
+            }
+        }
+        #expect(agreeing >= 40, "\(agreeing) of 60 documents render as one shot: the oracle is hardly used")
+    }
+
+    /// `pieces` streamed with frames between them, with or without inert lists.
+    static func streamed(_ pieces: [String], inertLists: Bool) -> [StyledLine] {
+        var stream = MarkdownStream()
+        stream.knowsInertLists = inertLists
+        var lines: [StyledLine] = []
+        for piece in pieces {
+            lines += stream.append(piece)
+            _ = stream.provisionalLines()
+        }
+        return MarkdownStream.merged(lines + stream.finish())
+    }
+
     /// Paragraphs of one or a few lines that hold each mark md4c may read (every mark
     /// character, `www.` in any case, a tab, a control byte, spaces at an end) beside
     /// inert ones, in seeded random documents: streamed line by line, in one read and
