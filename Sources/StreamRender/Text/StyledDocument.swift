@@ -1,5 +1,3 @@
-import DequeModule
-
 /// A place in a `StyledDocument`: a paragraph's number (counted from the start of
 /// the stream, evicted paragraphs included) and a UTF-8 offset inside it.
 @_spi(Benchmarks) public struct TextPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -198,7 +196,7 @@ import DequeModule
     /// provisional text continues a final paragraph that was left open).
     public private(set) var provisionalOffset = 0
 
-    private(set) var paragraphs: Deque<Paragraph> = [Paragraph()]
+    private(set) var paragraphs: ParagraphRing
     /// The number of the first paragraph still held (= paragraphs evicted so far).
     public private(set) var firstParagraph = 0
     private var sanitizer = ControlSanitizer()
@@ -217,6 +215,8 @@ import DequeModule
     public init(maximumParagraphBytes: Int = 1 << 20) {
         precondition(maximumParagraphBytes >= 4, "a paragraph must hold at least one scalar")
         self.maximumParagraphBytes = maximumParagraphBytes
+        paragraphs = ParagraphRing(spareLimit: 128, spareRoom: Self.adoptedRoom)
+        paragraphs.appendEmpty(format: 0)
     }
 
     /// The numbers of the paragraphs held: `firstParagraph ..< firstParagraph + count`.
@@ -246,7 +246,8 @@ import DequeModule
     ///
     /// - Complexity: O(1).
     func format(ofParagraph number: Int) -> Int32 {
-        paragraphNumbers.contains(number) ? paragraphs[number - firstParagraph].format : 0
+        let k = number - firstParagraph
+        return k >= 0 && k < paragraphs.count ? paragraphs.with(k) { $0.pointee.format } : 0
     }
 
     /// Calls `body` with the text of paragraph `number` and whether it is closed,
@@ -254,9 +255,9 @@ import DequeModule
     ///
     /// - Complexity: O(1) plus `body`.
     func withText<R>(ofParagraph number: Int, _ body: (UnsafeBufferPointer<UInt8>, _ isClosed: Bool) -> R) -> R {
-        let k = number - firstParagraph
-        let closed = paragraphs[k].isClosed
-        return paragraphs[k].text.withUnsafeBufferPointer { body($0, closed) }
+        paragraphs.with(number - firstParagraph) { paragraph in
+            paragraph.pointee.text.withUnsafeBufferPointer { body($0, paragraph.pointee.isClosed) }
+        }
     }
 
     /// Calls `body` with the text and the style runs of paragraph `number`, read in place
@@ -266,9 +267,10 @@ import DequeModule
     /// - Complexity: O(1) plus `body`.
     func withTextAndRuns<R>(ofParagraph number: Int,
                             _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<StyleRun>) -> R) -> R {
-        let k = number - firstParagraph
-        return paragraphs[k].text.withUnsafeBufferPointer { text in
-            paragraphs[k].runs.withUnsafeBufferPointer { body(text, $0) }
+        paragraphs.with(number - firstParagraph) { paragraph in
+            paragraph.pointee.text.withUnsafeBufferPointer { text in
+                paragraph.pointee.runs.withUnsafeBufferPointer { body(text, $0) }
+            }
         }
     }
 
@@ -475,7 +477,7 @@ import DequeModule
         // uniqueness check and an index computed.)
         let format = Self.close(&paragraphs[paragraphs.count - 1], lineFeed: lineFeed)
         // A paragraph split at the size limit goes on in the same format.
-        appendFreshParagraph(format: lineFeed ? 0 : format)
+        paragraphs.appendEmpty(format: lineFeed ? 0 : format)
     }
 
     /// Closes `paragraph`; returns its format.
@@ -537,10 +539,10 @@ import DequeModule
         provisionalStart = nil
         let keep = start - firstParagraph
         var removed = 0
-        while paragraphs.count > keep + 1 { removed += recycle(paragraphs.removeLast()) }
+        while paragraphs.count > keep + 1 { removed += paragraphs.removeLast() }
         if provisionalOffset == 0 {
-            removed += recycle(paragraphs.removeLast())
-            appendFreshParagraph(format: 0)
+            removed += paragraphs.removeLast()
+            paragraphs.appendEmpty(format: 0)
         } else {
             // The open paragraph's final part stays, open again, in its format.
             let k = paragraphs.count - 1
@@ -575,7 +577,7 @@ import DequeModule
     public mutating func evictParagraphs(before number: Int) {
         let target = min(number, provisionalStart ?? .max, firstParagraph + paragraphs.count - 1)
         while firstParagraph < target {
-            let bytes = recycle(paragraphs.removeFirst())
+            let bytes = paragraphs.removeFirst()
             byteCount -= bytes
             evictedBytes += bytes
             evictedParagraphs += 1
@@ -583,51 +585,16 @@ import DequeModule
         }
     }
 
-    /// Keeps a removed paragraph's buffers for ``appendFreshParagraph(format:)`` (up to
-    /// ``spareLimit``, not large ones); returns its bytes.
-    @discardableResult
-    private mutating func recycle(_ paragraph: consuming Paragraph) -> Int {
-        let count = paragraph.text.count
-        // Not one without a buffer (a blank line's): it spares nothing, and the text
-        // paragraph that took it would allocate (half the spares, between blocks).
-        // (Moved, not copied: a copy retained and released its two buffers.)
-        if spareParagraphs.count < spareLimit && paragraph.text.capacity > 0 && paragraph.text.capacity <= Self.adoptedRoom {
-            spareParagraphs.append(consume paragraph)
-        }
-        return count
-    }
-
-    /// Removed paragraphs kept for their buffers. Where little history is kept (plain
-    /// output), a piece's worth of lines: 1,024 took 0.986x the instructions of 128,
-    /// and 2,048 (an 8 KiB piece of two-word lines and blank lines makes 2,000) 0.957x
-    /// those of 1,024 on such lines, which half allocated afresh (peak +0.4 MB).
-    /// Where history is kept, a reused buffer stays in it with its spare capacity:
-    /// 1,024 grew the live view's peak from 39 to 49 MB at demo × 10 MiB.
-    var spareLimit = 128
-
-    /// Removed paragraphs (evicted, or provisional ones a frame replaced) whose buffers
-    /// the next paragraphs take (most paragraphs are a line: two buffers allocated and
-    /// freed per line showed in profiles).
-    private var spareParagraphs: [Paragraph] = []
-
-    /// Appends an empty open paragraph in `format`, in a removed one's buffers when
-    /// there is one. (Appended empty, its buffers moved in after: a paragraph appended
-    /// whole was copied into the deque, two atomic retains and releases a line.)
-    private mutating func appendFreshParagraph(format: Int32) {
-        paragraphs.append(Paragraph())
-        guard var spare = spareParagraphs.popLast() else {
-            if format != 0 { paragraphs[paragraphs.count - 1].format = format }
-            return
-        }
-        spare.text.removeAllKeepingCapacity()
-        spare.runs.removeAllKeepingCapacity()
-        Self.adopt(&spare, into: &paragraphs[paragraphs.count - 1], format: format)
-    }
-
-    private static func adopt(_ spare: inout Paragraph, into paragraph: inout Paragraph, format: Int32) {
-        swap(&paragraph.text, &spare.text)
-        swap(&paragraph.runs, &spare.runs)
-        paragraph.format = format
+    /// Removed paragraphs whose buffers the paragraphs after them keep (see
+    /// `ParagraphRing`). Where little history is kept (plain output), a piece's worth
+    /// of lines: 1,024 took 0.986x the instructions of 128, and 2,048 (an 8 KiB piece of
+    /// two-word lines and blank lines makes 2,000) 0.957x those of 1,024 on such lines,
+    /// which half allocated afresh (peak +0.4 MB). Where history is kept, a reused buffer
+    /// stays in it with its spare capacity: 1,024 grew the live view's peak from 39 to
+    /// 49 MB at demo × 10 MiB.
+    var spareLimit: Int {
+        get { paragraphs.spareLimit }
+        set { paragraphs.spareLimit = newValue }
     }
 
     /// Checks the document's invariants (tests call it after every mutation).
