@@ -33,6 +33,12 @@ struct DocumentLayout {
             self.generation = generation
         }
 
+        init(line: LineRecord, generation: Int) {
+            first = line
+            rest = []
+            self.generation = generation
+        }
+
         var count: Int { first == nil ? 0 : 1 + rest.count }
 
         /// The lines, in order.
@@ -50,6 +56,8 @@ struct DocumentLayout {
     /// The paragraph being laid out incrementally (the document's open one).
     private(set) var openParagraph = 0
     private var open: ParagraphWrapper
+    /// Whether `open` is as made or reset: nothing advanced, the layout's line widths.
+    private var openIsFresh = true
     /// Re-wraps closed paragraphs after a resize (kept to reuse its buffers).
     private var rewrapper: ParagraphWrapper
     private var openLines: [LineRecord] = []
@@ -116,6 +124,20 @@ struct DocumentLayout {
         while openParagraph < end || (openParagraph == end && finalPart != nil) {
             let number = openParagraph
             let part = number == end ? finalPart : nil
+            // A blank line (half the paragraphs of short ones) is the one empty line the
+            // wrapper would give it, in any format: laid out without the wrapper (but the
+            // empty paragraph after the text's last line end, which shows none).
+            if openIsFresh && part == nil && !(document.isFinished && number == numbers.upperBound - 1)
+                && document.withText(ofParagraph: number, { text, isClosed in isClosed && text.isEmpty }) {
+                let line = VisualLine(paragraph: number, start: 0, end: 0, width: 0, isReplacement: false, isSimple: true)
+                lineCount += 1
+                committedLineCount += 1
+                commit(line)
+                closed.append(ParagraphLines(line: LineRecord(line), generation: generation))
+                openParagraph += 1
+                continue
+            }
+            openIsFresh = false
             if open.segmented == 0 && !open.isDone { setWidthsOfOpen(for: number, in: document) }
             let isClosed = document.withText(ofParagraph: number) { text, isClosed in
                 let closedNow = isClosed && part == nil
@@ -137,6 +159,7 @@ struct DocumentLayout {
             openLines.removeAllKeepingCapacity()
             openParagraph += 1
             open.reset()
+            openIsFresh = true
         }
     }
 
@@ -212,6 +235,7 @@ struct DocumentLayout {
         lineCount -= openLines.count
         openLines = []
         open = newWrapper()
+        openIsFresh = true
         rewrapper = newWrapper()
         update(from: document)
     }

@@ -34,6 +34,42 @@ import Testing
         }
     }
 
+    /// A blank line (a closed empty paragraph) is laid out without the wrapper: its line is
+    /// the one the wrapper gives an empty paragraph, in any format, at any width, with
+    /// lines' cells marked or not; the empty paragraph after the text's last line end
+    /// still shows none.
+    @Test func aBlankLineIsTheLineTheWrapperGivesIt() {
+        let quote = ParagraphFormat(firstPrefix: [.init("> ")], continuationPrefix: [.init("> ")])
+        for marks in [false, true] {
+            for width in [1, 2, 7, 80] {
+                let settings = LayoutSettings(width: width)
+                var wrapper = ParagraphWrapper(settings: settings)
+                wrapper.marksCells = marks
+                var made: [VisualLine] = []
+                [UInt8]().withUnsafeBufferPointer {
+                    wrapper.advance($0, closed: true, breakers: LayoutBreakers()) { made.append($0) }
+                }
+                var document = StyledDocument()
+                var layout = DocumentLayout(settings: settings)
+                layout.marksCells = marks
+                document.append("\n")
+                document.setFormat(quote)
+                document.append("\nx\n\n")
+                document.finish()
+                var lines: [VisualLine] = []
+                layout.update(from: document) { lines.append($0) }
+                #expect(lines.count == 4, "width \(width) marks \(marks): \(lines)")
+                for (k, number) in [(0, 0), (1, 1), (3, 3)] where k < lines.count && made.count == 1 {
+                    var expected = made[0]
+                    expected.paragraph = number
+                    // (Hints too: `==` leaves them out.)
+                    #expect(lines[k] == expected && lines[k].isSimple == expected.isSimple
+                            && lines[k].cellsAreBytes == expected.cellsAreBytes, "width \(width) marks \(marks) paragraph \(number)")
+                }
+            }
+        }
+    }
+
     @Test func simpleWidthIsTheDisplayWidthOfBoxDrawingAndASCII() {
         for text in ["", "abc", "│ a │ b │", "┌──┬──┐", "─" + String(repeating: "x", count: 20)] {
             let bytes = Array(text.utf8)
