@@ -177,10 +177,9 @@
     /// Every line of the region is plain paragraph text (see ``isPlainLine``).
     private var allPlain = false
     /// The region is a tight bullet list of one-line items so far, each this marker
-    /// alone or followed by a space and text (``inertItemMarker(_:)``), then blank lines
-    /// at most; ``itemInline`` scans the items' text. Nil when it is not.
+    /// alone or followed by a space and text without marks (``inertItemMarker(_:)``,
+    /// `InlineScanner.hasMarks(_:)`), then blank lines at most. Nil when it is not.
     private var inertListMarker: UInt8?
-    private var itemInline = InlineScanner()
     /// A line of the region starts a list item (a list may go on past a blank line: a
     /// loose list's next item, an indented line of an item).
     private var regionHasList = false
@@ -1085,7 +1084,7 @@
         guard continuation == nil && !joinPending else { return false }
         if allPlain && !inline.hasMarks, let end = Self.singleLineEnd(region) {
             takeInert(paragraphEnd: end)
-        } else if inertListMarker != nil && !itemInline.hasMarks && knowsInertLists {
+        } else if inertListMarker != nil && knowsInertLists {
             takeInert(paragraphEnd: nil)
         } else {
             return false
@@ -1229,8 +1228,6 @@
     private mutating func followInertList(_ line: [UInt8]) {
         if region.isEmpty {
             inertListMarker = Self.inertItemMarker(line)
-            if inertListMarker == nil { return }
-            itemInline = InlineScanner()
         } else if inertListMarker == nil || Self.isBlank(line) {
             return
         } else if lastLineBlank || Self.inertItemMarker(line) != inertListMarker {
@@ -1238,7 +1235,11 @@
             inertListMarker = nil
             return
         }
-        if line.count > 1 { itemInline.scan(line, skipMarkers: true, lineEnd: true) }
+        // (A list's text with a mark is parsed: it is looked at no further.)
+        if inertListMarker != nil && line.count > 2
+            && line.withUnsafeBufferPointer({ InlineScanner.hasMarks(UnsafeBufferPointer(rebasing: $0[2...])) }) {
+            inertListMarker = nil
+        }
     }
 
     /// The marker of `line` when it is a bullet list item at the first column that is
@@ -2101,6 +2102,30 @@ struct InlineScanner {
     /// (``hasMarks``: `& ; < > $ @ : |`, `.`, control bytes, DEL; and 0xC2, which leads
     /// the C1 controls, in ``isText(_:)``). A test checks them.
     static let notText: (UInt64, UInt64) = (0x5C00_4450_FFFF_FFFF, 0xD000_0001_B800_0001)
+
+    /// Whether a scan of `text` alone would find a mark (``hasMarks``): a byte that is
+    /// neither text nor a `.` not after `www` nor a 0xC2 leading no C1 control. (Every
+    /// construct the scan follows opens with a mark, so the first one tells.)
+    ///
+    /// - Complexity: O(n) in the bytes up to the first mark.
+    static func hasMarks(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = text.count
+        while i < n {
+            let b = text[i]
+            if !isText(b) {
+                if b == UInt8(ascii: ".") {
+                    if i >= 3 && text[i - 1] | 0x20 == 0x77 && text[i - 2] | 0x20 == 0x77 && text[i - 3] | 0x20 == 0x77 { return true }
+                } else if b == 0xC2 {
+                    if i + 1 < n && text[i + 1] < 0xA0 { return true }
+                } else {
+                    return true
+                }
+            }
+            i += 1
+        }
+        return false
+    }
 
     /// Not a delimiter nor a mark: nothing the scan follows.
     @inline(__always)

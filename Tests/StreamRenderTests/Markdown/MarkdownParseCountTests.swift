@@ -388,5 +388,14 @@ import Testing
         }
         for text in ["www.x", "Www.x", "a wWw.b"] { #expect(marked(text), "\(text)") }
         for text in ["Done!", "a.b", "ww.x", "wwwx.y", "(a) #1 + 2 = 3, 'q' \"r\" ü 👍", "©°\u{A0}é"] { #expect(!marked(text), "\(text)") }
+        // The check that stops at the first mark (inert list items) finds what the scan finds.
+        let pieces = ["a", "w", "W", ".", " ", "!", "(", ")", "é", "\u{A0}", "\u{85}", "\t", "*", "`", "[", "]", "&", ":", "x", "好"]
+        let seed = TestSeed.base(2413)
+        var rng = SeededGenerator(seed: seed)
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let found = Array(text.utf8).withUnsafeBufferPointer { InlineScanner.hasMarks($0) }
+            #expect(found == marked(text), "seed \(seed): \(text.debugDescription)")
+        }
     }
 }
