@@ -123,7 +123,7 @@
         if line.bytes.isEmpty && decoration == nil {
             // A blank line (half the lines of short paragraphs): the one empty line the
             // wrapper gives it, without the wrapper.
-            visuals.append(VisualLine(paragraph: 0, start: 0, end: 0, width: 0, isReplacement: false, isSimple: true))
+            visuals.append(ParagraphWrapper.blankLine(paragraph: 0))
         } else {
             if straight.settings != settings { straight = ParagraphWrapper(settings: settings) }
             straight.reset()

@@ -127,9 +127,9 @@ struct DocumentLayout {
             // A blank line (half the paragraphs of short ones) is the one empty line the
             // wrapper would give it, in any format: laid out without the wrapper (but the
             // empty paragraph after the text's last line end, which shows none).
-            if openIsFresh && part == nil && !(document.isFinished && number == numbers.upperBound - 1)
-                && document.withText(ofParagraph: number, { text, isClosed in isClosed && text.isEmpty }) {
-                let line = VisualLine(paragraph: number, start: 0, end: 0, width: 0, isReplacement: false, isSimple: true)
+            if openIsFresh && part == nil && document.withText(ofParagraph: number, { text, isClosed in isClosed && text.isEmpty })
+                && !Self.showsNoLines(number, in: document) {
+                let line = ParagraphWrapper.blankLine(paragraph: number)
                 lineCount += 1
                 committedLineCount += 1
                 commit(line)
@@ -500,9 +500,10 @@ struct DocumentLayout {
     /// The empty paragraph after the text's last line end shows nothing (the text
     /// "a\n" is one line, "" none).
     static func showsNoLines(_ number: Int, in document: StyledDocument) -> Bool {
-        let paragraph = document[paragraph: number]
-        return paragraph.text.isEmpty && paragraph.isClosed && document.isFinished
-            && number == document.paragraphNumbers.upperBound - 1
+        // (The cheap tests first, the text read in place: a copy of the paragraph, made
+        // for every closed one, retained and released its buffers.)
+        document.isFinished && number == document.paragraphNumbers.upperBound - 1
+            && document.withText(ofParagraph: number) { text, isClosed in isClosed && text.isEmpty }
     }
 
     /// The number of lines held for closed paragraph `number` (0 if it is not held).

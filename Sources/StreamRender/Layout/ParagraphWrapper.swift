@@ -216,6 +216,15 @@ struct ParagraphWrapper {
     ///
     /// - Complexity: amortized O(n + c) where n is the bytes added and c the current
     ///   line's clusters (rescans cover at most a word or ``scanWindow`` bytes).
+    /// The one line ``advance(_:closed:breakers:emit:)`` gives a closed empty paragraph, in
+    /// any format and at any width (its simple path: nothing to measure, no cell to mark),
+    /// for callers that lay a blank line out without a wrapper.
+    ///
+    /// - Complexity: O(1).
+    static func blankLine(paragraph: Int) -> VisualLine {
+        VisualLine(paragraph: paragraph, start: 0, end: 0, width: 0, isReplacement: false, isSimple: true)
+    }
+
     mutating func advance(_ text: UnsafeBufferPointer<UInt8>, closed: Bool, breakers: LayoutBreakers,
                           emit: (VisualLine) -> Void) {
         if isDone { return }
