@@ -1249,8 +1249,7 @@
         guard let m = line.first, m == UInt8(ascii: "-") || m == UInt8(ascii: "*") || m == UInt8(ascii: "+") else { return nil }
         if line.count == 1 { return m }
         guard line.count > 2, line[1] == 0x20, line[line.count - 1] != 0x20 else { return nil }
-        let b = line[2]
-        return b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) ? m : nil
+        return startsText(line[2]) ? m : nil
     }
 
     private var listStart: Int? {
@@ -1816,7 +1815,13 @@
     /// - Complexity: O(1).
     static func startsWithText(_ line: [UInt8]) -> Bool {
         guard let b = line.first else { return false }
-        return b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
+        return startsText(b)
+    }
+
+    /// A letter (ASCII) or the first byte of a character that is not ASCII.
+    @inline(__always)
+    static func startsText(_ b: UInt8) -> Bool {
+        b >= 0x80 || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z"))
     }
 
     /// A bullet or ordered list item marker (what the parser confirms before a cut).
@@ -2086,10 +2091,9 @@ struct InlineScanner {
                  UInt8(ascii: "@"), UInt8(ascii: ":"), UInt8(ascii: "|"):
                 hasMarks = true
             case 0xC2:
-                // A C1 control (U+0080 to U+009F): the renderer cleans it.
-                if i + 1 < n && line[i + 1] < 0xA0 { hasMarks = true }
+                if Self.leadsC1(line, i) { hasMarks = true }
             case UInt8(ascii: "."):
-                if i >= 3 && line[i - 1] | 0x20 == 0x77 && line[i - 2] | 0x20 == 0x77 && line[i - 3] | 0x20 == 0x77 { hasMarks = true }
+                if Self.followsWWW(line, i) { hasMarks = true }
             default:
                 if b < 0x20 || b == 0x7F { hasMarks = true }
             }
@@ -2114,17 +2118,27 @@ struct InlineScanner {
         while i < n {
             let b = text[i]
             if !isText(b) {
-                if b == UInt8(ascii: ".") {
-                    if i >= 3 && text[i - 1] | 0x20 == 0x77 && text[i - 2] | 0x20 == 0x77 && text[i - 3] | 0x20 == 0x77 { return true }
-                } else if b == 0xC2 {
-                    if i + 1 < n && text[i + 1] < 0xA0 { return true }
-                } else {
-                    return true
+                switch b {
+                case UInt8(ascii: "."): if followsWWW(text, i) { return true }
+                case 0xC2: if leadsC1(text, i) { return true }
+                default: return true
                 }
             }
             i += 1
         }
         return false
+    }
+
+    /// Whether the `.` at `i` follows `www` (any case): the permissive www autolink.
+    @inline(__always)
+    private static func followsWWW<Text: RandomAccessCollection<UInt8>>(_ text: Text, _ i: Int) -> Bool where Text.Index == Int {
+        i >= 3 && text[i - 1] | 0x20 == 0x77 && text[i - 2] | 0x20 == 0x77 && text[i - 3] | 0x20 == 0x77
+    }
+
+    /// Whether the 0xC2 at `i` leads a C1 control (U+0080 to U+009F): the renderer cleans it.
+    @inline(__always)
+    private static func leadsC1<Text: RandomAccessCollection<UInt8>>(_ text: Text, _ i: Int) -> Bool where Text.Index == Int {
+        i + 1 < text.count && text[i + 1] < 0xA0
     }
 
     /// Not a delimiter nor a mark: nothing the scan follows.
